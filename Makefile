@@ -1,0 +1,29 @@
+# The two quick-start commands: `make demo` and `make test`. Both build a local virtual
+# environment in .venv on first use (only Python 3.11+ and pip are needed) and reuse it after.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench clean docs-pictures
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/arbiter demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+docs-pictures: $(STAMP)
+	$(BIN)/python -m vision.docs_pictures docs/boards
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,180 @@
+"""What every game shares: steps and their notation, pieces, results, options, errors.
+
+A *step* is one physical transition of the board (a placement, a slide or flight, a jump, a
+removal after a mill). Multi-part turns are sequences of steps, so a camera or sensor grid can
+be matched against the engine one transition at a time.
+
+Notation (``str(step)``), which ``parse_step`` reads back exactly:
+
+===========  ==================  ============================================
+kind         text                meaning
+===========  ==================  ============================================
+place        ``d2``              put a piece from hand on d2
+move         ``d2-d3``           slide along an edge, or fly (same text)
+jump         ``a1*g1*g7``        leap over a piece to each landing in turn
+remove       ``xg7``             take the opponent piece on g7 off the board
+===========  ==================  ============================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, NamedTuple
+
+PLACE, MOVE, JUMP, REMOVE = "place", "move", "jump", "remove"
+
+
+class IllegalStep(ValueError):
+    """A step the rules do not allow here; ``reason`` names the rule it breaks."""
+
+    def __init__(self, step: str, reason: str):
+        super().__init__(f"{step}: {reason}")
+        self.step = step
+        self.reason = reason
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:  # KeyError quotes its message; a user should read plain text
+        return str(self.args[0])
+
+
+class BadOption(ValueError):
+    """An option name or value a game does not accept."""
+
+
+class Step(str):
+    """One physical transition; the string value is its notation.
+
+    A ``str`` subclass on purpose: hashing, equality and membership run at C speed (legal-step
+    checks sit on the hot path), records and JSON take steps as they are, and ``step == "d2"``
+    reads naturally in tests. Instances are interned per game, built once and handed out.
+
+    ``src`` is the starting point (None for a placement or removal), ``dst`` the final point (the
+    removed point for a removal), ``path`` every landing point of a jump.
+    """
+
+    kind: str
+    src: str | None
+    dst: str
+    path: tuple[str, ...]
+
+    def __new__(cls, kind: str, src: str | None, dst: str, path: tuple[str, ...] = ()):
+        if kind == PLACE:
+            text = dst
+        elif kind == MOVE:
+            text = f"{src}-{dst}"
+        elif kind == JUMP:
+            text = "*".join((src,) + tuple(path))
+        elif kind == REMOVE:
+            text = "x" + dst
+        else:
+            raise ValueError(f"unknown step kind {kind!r}")
+        self = super().__new__(cls, text)
+        self.kind = kind
+        self.src = src
+        self.dst = dst
+        self.path = tuple(path)
+        return self
+
+    @property
+    def text(self) -> str:
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Step({str.__repr__(self)})"
+
+    def __reduce__(self):
+        return (Step, (self.kind, self.src, self.dst, self.path))
+
+
+def parse_step_text(text: str) -> tuple[str, str | None, str, tuple[str, ...]]:
+    """Split step notation into (kind, src, dst, path) without checking the board.
+
+    Raises ValueError with a message a player can act on when the text is not notation at all.
+    """
+    t = text.strip()
+    if not t:
+        raise ValueError("empty step")
+    if t[0] in "xX" and len(t) > 1 and "-" not in t and "*" not in t:
+        return REMOVE, None, t[1:], ()
+    if "*" in t:
+        parts = t.split("*")
+        if any(not p for p in parts) or len(parts) < 2:
+            raise ValueError(f"{text!r} is not a jump: write from*landing[*landing...]")
+        return JUMP, parts[0], parts[-1], tuple(parts[1:])
+    if "-" in t:
+        parts = t.split("-")
+        if len(parts) != 2 or not all(parts):
+            raise ValueError(f"{text!r} is not a move: write from-to, e.g. d2-d3")
+        return MOVE, parts[0], parts[1], ()
+    return PLACE, None, t, ()
+
+
+class Piece(NamedTuple):
+    """What stands on a point: its owner (1..n) and its kind ("man", "ring", "gem", ...)."""
+
+    owner: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. ``winner`` is None for a draw; ``reason`` says why in plain words."""
+
+    winner: int | None
+    draw: bool
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "draw": self.draw, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: the same name in ``engine.load``, in records and on the command line."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    check: Callable[[Any], str | None] | None = None
+
+    def coerce(self, value: Any) -> Any:
+        if self.kind is bool:
+            if isinstance(value, bool):
+                out = value
+            elif isinstance(value, str) and value.lower() in ("true", "yes", "1", "on"):
+                out = True
+            elif isinstance(value, str) and value.lower() in ("false", "no", "0", "off"):
+                out = False
+            else:
+                raise BadOption(f"option {self.name} takes true or false, not {value!r}")
+        elif self.kind is int:
+            if isinstance(value, bool):
+                raise BadOption(f"option {self.name} takes a whole number, not {value!r}")
+            try:
+                out = int(value)
+            except (TypeError, ValueError):
+                raise BadOption(f"option {self.name} takes a whole number, not {value!r}") from None
+            if isinstance(value, float) and value != out:
+                raise BadOption(f"option {self.name} takes a whole number, not {value!r}")
+        else:
+            out = self.kind(value)
+        if self.check is not None:
+            problem = self.check(out)
+            if problem:
+                raise BadOption(f"option {self.name}: {problem}")
+        return out
+
+
+def resolve_options(game: str, declared: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """Merge given options over defaults; unknown names are an error naming the known ones."""
+    by_name = {o.name: o for o in declared}
+    out = {o.name: o.default for o in declared}
+    for key, value in given.items():
+        name = key.replace("-", "_")
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise BadOption(f"{game} has no option {key!r} (its options: {known})")
+        out[name] = by_name[name].coerce(value)
+    return out

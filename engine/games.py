@@ -1,0 +1,145 @@
+"""The catalogue: every game the engine referees, by its lower-case hyphenated name.
+
+Each entry names its ruleset family, the fixed settings that make it that game, and the options a
+player may change (the same names in ``engine.load``, in game records and on the command line).
+A variant that a rulebook names is its own entry (``shax-8``); a choice a rulebook leaves to the
+players is an option (``seven-mens-morris --flying``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from .boards import BoardGraph
+from .core import BadOption, Option, UnknownGame, resolve_options
+from .rules import mills
+from .rules.mills import MillRules, MillSettings
+
+
+def _positive(v: int) -> str | None:
+    return None if v >= 0 else "must be 0 (no cap) or more"
+
+
+MOVE_CAP = Option("move_cap", int, 200, "moves without a capture before the game is drawn (0: no cap; ruling G-3)",
+                  _positive)
+FLYING = Option("flying", bool, False, "a player down to three men may fly to any empty point (ruling G-6)")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    summary: str  # one line for `arbiter games`
+    family: str
+    settings: Any
+    options: tuple[Option, ...] = ()
+    adjust: Callable[[Any, dict[str, Any]], Any] | None = None  # options -> settings
+    notes: tuple[str, ...] = ()  # rulings and clarifications shown by `arbiter rules`
+
+
+class Game:
+    """A loaded game: a ruleset with its options resolved. ``new()`` gives the start state."""
+
+    def __init__(self, spec: GameSpec, options: dict[str, Any]):
+        self.spec = spec
+        self.name = spec.name
+        self.options = options
+        settings = spec.adjust(spec.settings, options) if spec.adjust else spec.settings
+        if "move_cap" in options:
+            settings = replace(settings, move_cap=options["move_cap"])
+        self.settings = settings
+        self.rules = MillRules(spec.name, settings)
+
+    @property
+    def board(self) -> BoardGraph:
+        return self.rules.board
+
+    @property
+    def players(self) -> int:
+        return self.settings.players
+
+    def new(self):
+        return self.rules.new()
+
+    def parse(self, text: str):
+        return self.rules.parse(text)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"Game({self.name!r}{', ' + opts if opts else ''})"
+
+
+def _seven_flying(settings: MillSettings, options: dict[str, Any]) -> MillSettings:
+    return replace(settings, flying=mills.FLY_AT_THREE if options["flying"] else mills.FLY_NEVER)
+
+
+HOME_START = (("a1", 1), ("d1", 1), ("g1", 1), ("a7", 2), ("d7", 2), ("g7", 2))
+SABR_START = (("a1", 1), ("d1", 2), ("g1", 1), ("a7", 2), ("d7", 1), ("g7", 2))
+
+_MORRIS = dict(line_effect=mills.LINE_REMOVES, lose_below=3, blocked=mills.BLOCKED_LOSES)
+_THREE = dict(line_effect=mills.LINE_WINS, lose_below=0)
+
+SPECS: tuple[GameSpec, ...] = (
+    GameSpec("nine-mens-morris", "Nine Men's Morris: 9 men each on three squares; mills remove, fly at three",
+             "mills", MillSettings("morris9", 9, flying=mills.FLY_AT_THREE, **_MORRIS), (MOVE_CAP,)),
+    GameSpec("seven-mens-morris", "Seven Men's Morris: 7 men on two squares and the centre; mills only on the squares",
+             "mills", MillSettings("morris7", 7, reform=mills.REFORM_UNLESS_OTHER, **_MORRIS),
+             (FLYING, MOVE_CAP), _seven_flying),
+    GameSpec("six-mens-morris", "Six Men's Morris: 6 men on two squares; no flying",
+             "mills", MillSettings("morris6", 6, reform=mills.REFORM_NEVER, **_MORRIS), (MOVE_CAP,)),
+    GameSpec("five-mens-morris", "Five Men's Morris: 5 men on two squares; no flying",
+             "mills", MillSettings("morris6", 5, reform=mills.REFORM_NEVER, **_MORRIS), (MOVE_CAP,)),
+    GameSpec("three-mens-morris", "Three Men's Morris: 3 men on the 3x3 board; men fly after placing; first line wins",
+             "mills", MillSettings("three", 3, flying=mills.FLY_ALWAYS, blocked=mills.BLOCKED_LOSES, **_THREE),
+             (MOVE_CAP,)),
+    GameSpec("morabaraba", "Morabaraba: 12 cows each on the diagonal board; mills shoot cows, fly at three",
+             "mills", MillSettings("morabaraba", 12, flying=mills.FLY_AT_THREE, reform=mills.REFORM_MORABARABA,
+                                   ten_move_draw=True, repetition_draw=False, **_MORRIS), (MOVE_CAP,)),
+    GameSpec("shax", "Shax: 12 each fill the 24 points; the first jare removes first; jare removes any piece",
+             "mills", MillSettings("morris9", 12, line_effect=mills.LINE_REMOVES, protect_lines=False,
+                                   shax_opening=True, lose_below=3, blocked=mills.BLOCKED_BESIEGED), (MOVE_CAP,)),
+    GameSpec("shax-8", "Shax on the two-square board with 8 pieces each",
+             "mills", MillSettings("morris6", 8, line_effect=mills.LINE_REMOVES, protect_lines=False,
+                                   shax_opening=True, lose_below=3, blocked=mills.BLOCKED_BESIEGED), (MOVE_CAP,)),
+    GameSpec("jare", "Jare: 3 each on the 3x3 board without diagonals; first line wins; no flying",
+             "mills", MillSettings("three-plain", 3, blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
+    GameSpec("tapatan", "Tapatan: 3 each on the 3x3 board with diagonals; first line wins; a blocked player loses",
+             "mills", MillSettings("three", 3, blocked=mills.BLOCKED_LOSES, **_THREE), (MOVE_CAP,)),
+    GameSpec("achi", "Achi: 4 each on the 3x3 board; only rows and columns win; a blocked player loses",
+             "mills", MillSettings("three", 4, lines="rows-columns", blocked=mills.BLOCKED_LOSES, **_THREE),
+             (MOVE_CAP,)),
+    GameSpec("tant-fant", "Tant Fant: start on the home ranks; a line anywhere but your own home rank wins",
+             "mills", MillSettings("three", 3, start=HOME_START, home_rank_counts=False,
+                                   blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
+    GameSpec("shisima", "Shisima: start on the home ranks; only a line through the centre wins",
+             "mills", MillSettings("three", 3, start=HOME_START, lines="through-centre",
+                                   blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
+    GameSpec("sabr", "Sabr: home ranks with the middle man swapped; moves or jumps; not on your own home rank",
+             "mills", MillSettings("three", 3, start=SABR_START, home_rank_counts=False, jumps=True,
+                                   blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
+)
+
+_BY_NAME = {spec.name: spec for spec in SPECS}
+
+
+def spec(name: str) -> GameSpec:
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        close = [n for n in _BY_NAME if name and (name in n or n in name)]
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise UnknownGame(f"unknown game {name!r}{hint}; `arbiter games` lists them all") from None
+
+
+def load(name: str, **options: Any) -> Game:
+    """The game called ``name`` with ``options`` (keyword names as in records and on the CLI)."""
+    sp = spec(name)
+    resolved = resolve_options(name, sp.options, options)
+    return Game(sp, resolved)
+
+
+def names() -> list[str]:
+    return [s.name for s in SPECS]
+
+
+__all__ = ["BadOption", "Game", "GameSpec", "SPECS", "load", "names", "spec"]

@@ -1,0 +1,787 @@
+"""The mill family: every HTJB placement-and-movement game as one ruleset with options.
+
+Nine Men's Morris, Morabaraba, Shax, the 3x3 games and (later) Saba, Vyura, Nyoka and Kunjing
+differ only in a handful of choices: the board graph, how many men, what a completed line does
+(remove an opponent piece or win outright), which lines count for whom, whether and when men fly
+or jump, how a broken line may be re-formed, what happens to a player who cannot move, and which
+draws apply. ``MillRules`` holds those choices plus tables precomputed from the board; a
+``MillState`` is an immutable position that answers ``legal_steps`` and ``play``.
+
+Positions are bitmasks over the board's point indices: an occupancy test, a line test or a
+neighbour test is one integer operation, and every ``Step`` object is built once per ruleset and
+handed out from tables, which is what keeps random playouts and legal-step queries fast.
+
+Ruling ids (``../shared/spec/rulings.md``) are cited where a choice comes from a ruling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..boards import BoardGraph, board as get_board
+from ..core import JUMP, MOVE, PLACE, REMOVE, IllegalStep, Piece, Result, Step, parse_step_text
+
+# What a completed line does.
+LINE_REMOVES = "remove"  # a mill/pillar/jare: the maker removes an opponent piece
+LINE_WINS = "win"  # first to complete a counting line wins (3x3 games)
+
+# Re-forming a line the same player broke on their previous move (ruling G-5).
+REFORM_FREE = "free"  # removes as usual (9MM, Shax, Saba, Vyura, Nyoka)
+REFORM_NEVER = "never"  # no removal (6MM, 5MM)
+REFORM_UNLESS_OTHER = "unless-other"  # no removal unless the breaking move formed another line (7MM)
+REFORM_MORABARABA = "morabaraba"  # removal unless the breaking move formed another line
+
+# A player who cannot move on their turn (ruling G-2, S-2).
+BLOCKED_LOSES = "lose"
+BLOCKED_PASSES = "pass"
+BLOCKED_BESIEGED = "besieged"  # Shax: the besieger must open a way without a jare (S-2)
+
+# Flying (ruling G-6).
+FLY_NEVER = "never"
+FLY_AT_THREE = "three"  # a player with exactly three men (none in hand) may fly
+FLY_ALWAYS = "always"  # every move may go to any empty point (3MM after placement, X-1)
+
+_CHUNK = 13
+_MASK = (1 << _CHUNK) - 1
+_LOW = tuple(tuple(i for i in range(_CHUNK) if m >> i & 1) for m in range(1 << _CHUNK))
+_HIGH = tuple(tuple(i + _CHUNK for i in t) for t in _LOW)
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """Point indices set in ``mask`` (boards of up to 26 points), via two table look-ups."""
+    return _LOW[mask & _MASK] + _HIGH[mask >> _CHUNK]
+
+
+class _History:
+    """Position keys since the last irreversible step, shared along one line of play.
+
+    States are immutable, but copying the whole history into every new state costs O(n) per
+    step. Instead a line of play shares one append-only list and a count per key; a state
+    remembers how far into the line it stands. Extending from the tip is O(1); extending from an
+    older state (a branch, as when the referee tries candidate steps) copies the prefix first.
+    """
+
+    __slots__ = ("keys", "counts")
+
+    def __init__(self, keys: list[int] | None = None):
+        self.keys = keys if keys is not None else []
+        counts: dict[int, int] = {}
+        for k in self.keys:
+            counts[k] = counts.get(k, 0) + 1
+        self.counts = counts
+
+
+def _record(line: "_History | None", depth: int, key: int) -> tuple["_History", int]:
+    """Append ``key`` after the first ``depth`` keys of ``line``; return the line and prior count."""
+    if line is None:
+        line = _History()
+    elif len(line.keys) != depth:
+        line = _History(line.keys[:depth])
+    counts = line.counts
+    seen = counts.get(key, 0)
+    counts[key] = seen + 1
+    line.keys.append(key)
+    return line, seen
+
+
+@dataclass(frozen=True)
+class MillSettings:
+    """Every choice that tells one mill-family game from another."""
+
+    board: str
+    men: int
+    players: int = 2
+    line_effect: str = LINE_REMOVES
+    lines: str = "all"  # "all" | "rows-columns" (Achi) | "through-centre" (Shisima)
+    home_rank_counts: bool = True  # False: a player's own home-rank line never counts (Tant Fant, Sabr)
+    start: tuple[tuple[str, int], ...] = ()  # fixed start (point, player); men not placed come from hand
+    flying: str = FLY_NEVER
+    jumps: bool = False  # non-capturing jump over an adjacent opponent piece (G-7)
+    reform: str = REFORM_FREE
+    protect_lines: bool = True  # G-4: men in a standing line are protected (not in Shax, S-3)
+    lose_below: int = 3  # a player left with fewer men than this (board + hand) loses; 0: never
+    blocked: str = BLOCKED_LOSES
+    shax_opening: bool = False  # S-1: no removals in placement, then the removal order
+    ten_move_draw: bool = False  # M-1
+    repetition_draw: bool = True  # G-3
+    move_cap: int = 200  # G-3: moves without a capture before a draw; 0 = no cap
+
+
+class MillRules:
+    """A mill-family game: settings plus every table the states share."""
+
+    def __init__(self, name: str, settings: MillSettings):
+        self.name = name
+        self.settings = s = settings
+        self.board: BoardGraph = get_board(s.board)
+        b = self.board
+        n = len(b.points)
+        if n > 2 * _CHUNK:
+            raise ValueError(f"{b.name}: the mill engine handles boards of up to {2 * _CHUNK} points")
+        self.n_points = n
+        # Hot settings copied flat: read on every step.
+        self.players = s.players
+        self.two = s.players == 2
+        self.track_breaks = s.reform != REFORM_FREE
+        self.fly_at_three = s.flying == FLY_AT_THREE
+        self.fly_always = s.flying == FLY_ALWAYS
+        # The fused fast path (MillState._apply_quiet) covers two-player games whose quiet steps
+        # need no bookkeeping beyond the position: no re-form tracking, no Shax opening.
+        self.fast = self.two and not self.track_breaks and not s.shax_opening
+        self.move_cap = s.move_cap
+        self.ten_move_draw = s.ten_move_draw
+        self.repetition_draw = s.repetition_draw
+        self.names = b.points
+        self.index = b.index
+        self.full = (1 << n) - 1
+        self.adj = tuple(sum(1 << b.index[q] for q in b.neighbours[p]) for p in b.points)
+        # Jumps: for each point, (over-mask, landing index) pairs along straight lines.
+        self.jump_from = tuple(
+            tuple((1 << b.index[o], b.index[t]) for a, o, t in b.jumps if a == p) for p in b.points
+        )
+        self.jump_over = {(b.index[a], b.index[t]): b.index[o] for a, o, t in b.jumps}
+        # Lines that count, per player, as masks, and per point for the completion test.
+        home = {1: ("a1", "d1", "g1"), 2: ("a7", "d7", "g7")}
+        all_lines = list(b.lines)
+        if s.lines == "rows-columns":
+            all_lines = [ln for ln in all_lines if len({b.coords[p][0] for p in ln}) == 1
+                         or len({b.coords[p][1] for p in ln}) == 1]
+        elif s.lines == "through-centre":
+            all_lines = [ln for ln in all_lines if "d4" in ln]
+        elif s.lines != "all":
+            raise ValueError(f"unknown line selection {s.lines!r}")
+        self.line_points = tuple(all_lines)
+        self.line_mask = tuple(sum(1 << b.index[p] for p in ln) for ln in all_lines)
+        counting: list[tuple[int, ...]] = []
+        for player in range(s.players):
+            keep = []
+            for li, ln in enumerate(all_lines):
+                if not s.home_rank_counts and set(ln) == set(home.get(player + 1, ())):
+                    continue
+                keep.append(li)
+            counting.append(tuple(keep))
+        self.counting = tuple(counting)
+        # lines_at[player][point] = ((line index, mask), ...) for counting lines through point.
+        self.lines_at = tuple(
+            tuple(tuple((1 << li, self.line_mask[li]) for li in counting[pl] if self.line_mask[li] >> i & 1)
+                  for i in range(n))
+            for pl in range(s.players)
+        )
+        self.counting_masks = tuple(tuple(self.line_mask[li] for li in counting[pl]) for pl in range(s.players))
+        # Interned steps.
+        self.place = tuple(Step(PLACE, None, p) for p in b.points)
+        self.remove = tuple(Step(REMOVE, None, p) for p in b.points)
+        self.move = tuple(tuple(Step(MOVE, p, q) if p != q else None for q in b.points) for p in b.points)
+        self.slides = tuple(self._slide_table(i) for i in range(n))
+        self.jump_step = {
+            (b.index[a], b.index[t]): Step(JUMP, a, t, (t,)) for a, o, t in b.jumps
+        } if s.jumps else {}
+        self.by_text: dict[str, Step] = {}
+        for st in self.place + self.remove:
+            self.by_text[st.text] = st
+        for row in self.move:
+            for st in row:
+                if st is not None:
+                    self.by_text[st.text] = st
+        for st in self.jump_step.values():
+            self.by_text[st.text] = st
+        # Start position.
+        men = [0] * s.players
+        placed = [0] * s.players
+        for point, player in s.start:
+            if point not in b.index:
+                raise ValueError(f"start point {point} is not on {b.name}")
+            men[player - 1] |= 1 << b.index[point]
+            placed[player - 1] += 1
+        self.start_men = tuple(men)
+        self.start_hand = tuple(s.men - k for k in placed)
+
+    def _slide_table(self, i: int) -> dict[int, tuple[Step, ...]]:
+        """For point i: every subset of its neighbours -> the slide steps into that subset."""
+        nbrs = _bits(self.adj[i])
+        table: dict[int, tuple[Step, ...]] = {}
+        for sub in range(1 << len(nbrs)):
+            mask = 0
+            steps = []
+            for k, j in enumerate(nbrs):
+                if sub >> k & 1:
+                    mask |= 1 << j
+                    steps.append(self.move[i][j])
+            table[mask] = tuple(steps)
+        return table
+
+    # ------------------------------------------------------------------ states
+    def new(self) -> "MillState":
+        s = self.settings
+        st = MillState.__new__(MillState)
+        st.rules = self
+        st.men = self.start_men
+        st.hand = self.start_hand
+        st.lost = (0,) * s.players
+        st.turn = 0
+        st.pending = 0
+        st.opening = ()
+        st.broke = ((0, False),) * s.players
+        st.quiet = 0
+        st.first_line = 0
+        st.besieged = False
+        st.history = None
+        st.depth = 0
+        st.result = None
+        st.last = None
+        st.plies = 0
+        st._start_turn(True)
+        return st
+
+    def parse(self, text: str) -> Step:
+        """The interned step for ``text``; IllegalStep when it names no possible step here."""
+        st = self.by_text.get(text.strip())
+        if st is not None:
+            return st
+        try:
+            kind, src, dst, path = parse_step_text(text)
+        except ValueError as exc:
+            raise IllegalStep(text, str(exc)) from None
+        for p in ((src,) if src else ()) + (dst,) + path:
+            if p not in self.index:
+                raise IllegalStep(text, f"{p} is not a point of the {self.board.name} board")
+        if kind == MOVE and src == dst:
+            raise IllegalStep(text, "a move must end on another point")
+        if kind == JUMP:
+            if not self.settings.jumps:
+                raise IllegalStep(text, "this game has no jumps")
+            if len(path) > 1:
+                raise IllegalStep(text, "this game allows one jump per move, not a chain of jumps")
+            raise IllegalStep(text, f"{src} to {dst} is not a straight jump over one point")
+        raise IllegalStep(text, "not a step of this game")
+
+
+class MillState:
+    """An immutable position of a mill-family game. Playing a step returns a new state.
+
+    Every state knows its legal steps from the moment it exists: they are needed at once to tell
+    whether the player to move is blocked, and ``play`` checks a step against them, so legality
+    has one source. ``why_illegal`` is only asked on the failure path, to name the rule broken.
+    """
+
+    __slots__ = ("rules", "men", "hand", "lost", "turn", "pending", "opening", "broke", "quiet",
+                 "first_line", "besieged", "history", "depth", "result", "last", "plies", "_legal")
+
+    # ------------------------------------------------------------------ public queries
+    @property
+    def to_move(self) -> int:
+        """The player (1..n) who makes the next step."""
+        return self.turn + 1
+
+    @property
+    def phase(self) -> str:
+        if self.result is not None:
+            return "over"
+        if self.pending or self.opening:
+            return "removal"
+        if self.hand[self.turn]:
+            return "placement"
+        return "movement"
+
+    def position(self) -> dict[str, Piece]:
+        """What stands on each occupied point."""
+        names = self.rules.names
+        out = {}
+        for player, mask in enumerate(self.men):
+            for i in _bits(mask):
+                out[names[i]] = Piece(player + 1, "man")
+        return out
+
+    def in_hand(self, player: int) -> int:
+        return self.hand[player - 1]
+
+    def on_board(self, player: int) -> int:
+        return self.men[player - 1].bit_count()
+
+    def captured_by(self, player: int) -> int:
+        """Opponent men removed by ``player`` (two-player games)."""
+        return sum(self.lost) - self.lost[player - 1]
+
+    def legal_steps(self) -> tuple[Step, ...]:
+        """Every legal step, in a fixed order (a tuple: it is shared, not copied)."""
+        return self._legal
+
+    def play(self, step: Step | str) -> "MillState":
+        """The state after ``step``; raises IllegalStep (naming the rule broken) if it is not legal.
+
+        ``step`` may be a Step or its notation; the old state stays valid.
+        """
+        if step in self._legal:
+            if type(step) is not Step:
+                step = self.rules.by_text[step]
+            if self.rules.fast and not self.pending and not self.besieged:
+                nxt = self._apply_quiet(step)
+                if nxt is not None:
+                    return nxt
+            return self._apply(step)
+        text = step if isinstance(step, str) else repr(step)
+        raise IllegalStep(text, self.why_illegal(step) or "not a legal step in this position")
+
+    def parse(self, text: str) -> Step:
+        return self.rules.parse(text)
+
+    # ------------------------------------------------------------------ generation
+    def _empty(self) -> int:
+        occ = 0
+        for m in self.men:
+            occ |= m
+        return self.rules.full & ~occ
+
+    def _can_fly(self, player: int) -> bool:
+        fly = self.rules.settings.flying
+        if fly == FLY_AT_THREE:
+            return self.hand[player] == 0 and self.men[player].bit_count() == 3
+        return fly == FLY_ALWAYS
+
+    def _removable(self) -> int:
+        """Opponent men the player to move may remove now (G-4; S-1/S-3 in Shax)."""
+        rules = self.rules
+        opp = 1 - self.turn
+        theirs = self.men[opp]
+        if not rules.settings.protect_lines or self.opening:
+            return theirs
+        guarded = 0
+        for lm in rules.counting_masks[opp]:
+            if theirs & lm == lm:
+                guarded |= lm
+        free = theirs & ~guarded
+        return free if free else theirs
+
+    def _moves(self, player: int) -> list[Step]:
+        """Every move (slide, flight, jump) of ``player``, before the besieged constraint."""
+        rules = self.rules
+        men = self.men
+        occ = 0
+        for m in men:
+            occ |= m
+        empty = rules.full & ~occ
+        own = men[player]
+        out: list[Step] = []
+        if rules.fly_always or (rules.fly_at_three and own.bit_count() == 3 and not self.hand[player]):
+            empties = _bits(empty)
+            move = rules.move
+            for i in _bits(own):
+                row = move[i]
+                out.extend([row[j] for j in empties])
+        else:
+            adj = rules.adj
+            slides = rules.slides
+            for i in _bits(own):
+                m = adj[i] & empty
+                if m:
+                    out.extend(slides[i][m])
+        if rules.jump_step:
+            theirs = occ & ~own
+            jump_step = rules.jump_step
+            for i in _bits(own):
+                for over, land in rules.jump_from[i]:
+                    if theirs & over and empty >> land & 1:
+                        out.append(jump_step[(i, land)])
+        return out
+
+    def _generate(self) -> tuple[Step, ...]:
+        rules = self.rules
+        if self.pending or self.opening:
+            rem = rules.remove
+            return tuple([rem[i] for i in _bits(self._removable())])
+        if self.hand[self.turn]:
+            place = rules.place
+            return tuple([place[i] for i in _bits(self._empty())])
+        moves = self._moves(self.turn)
+        if self.besieged and moves:
+            moves = self._way_out(moves)
+        return tuple(moves)
+
+    def _way_out(self, moves: list[Step]) -> list[Step]:
+        """Ruling S-2: the besieger's moves, narrowed to those that open a way without a jare."""
+        blocked = 1 - self.turn
+        opening = [m for m in moves if self._apply(m, check_end=False)._can_move(blocked)]
+        pool = opening or moves
+        quiet = [m for m in pool if not self._forms_line(m)]
+        return quiet or pool
+
+    def _can_move(self, player: int) -> bool:
+        """Whether ``player`` would have a move here if it were their turn."""
+        if self.hand[player]:
+            return bool(self._empty())
+        return bool(self._moves(player))
+
+    def _forms_line(self, step: Step) -> bool:
+        rules = self.rules
+        i = rules.index[step.dst]
+        own = self.men[self.turn]
+        if step.src is not None:
+            own &= ~(1 << rules.index[step.src])
+        own |= 1 << i
+        for _bit, lm in rules.lines_at[self.turn][i]:
+            if own & lm == lm:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ checking
+    def why_illegal(self, step: Step | str) -> str | None:
+        """None if ``step`` is legal now, else the rule it breaks, in a player's words."""
+        rules = self.rules
+        if not isinstance(step, str):
+            return f"{step!r} is not a step: write it in notation, e.g. d2, d2-d3, a1*g1 or xg7"
+        if type(step) is not Step:
+            try:
+                step = rules.parse(step)
+            except IllegalStep as exc:
+                return exc.reason
+        if self.result is not None:
+            return f"the game is over ({self.result.reason})"
+        kind = step.kind
+        idx = rules.index
+        turn = self.turn
+        me = turn + 1
+        occ = 0
+        for m in self.men:
+            occ |= m
+        if self.pending or self.opening:
+            if kind != REMOVE:
+                why = "the opening removals after placement (ruling S-1)" if self.opening else "a completed line"
+                return f"player {me} must first remove an opponent piece, for {why}"
+            bit = 1 << idx[step.dst]
+            if not self.men[1 - turn] & bit:
+                return f"there is no opponent piece on {step.dst} to remove"
+            if not self._removable() & bit:
+                return (f"the piece on {step.dst} stands in a line and is protected while the opponent "
+                        f"has pieces outside lines (ruling G-4)")
+            return None if step in self._legal else "not a legal removal here"
+        if kind == REMOVE:
+            return "no line was completed, so there is nothing to remove"
+        if self.hand[turn]:
+            if kind != PLACE:
+                return f"player {me} still has pieces in hand and must place one (placement phase)"
+            if occ >> idx[step.dst] & 1:
+                return f"{step.dst} is already occupied"
+            return None
+        if kind == PLACE:
+            return f"player {me} has no pieces left in hand; pieces now move (movement phase)"
+        src, dst = idx[step.src], idx[step.dst]
+        if not self.men[turn] >> src & 1:
+            if occ >> src & 1:
+                return f"the piece on {step.src} belongs to the opponent"
+            return f"there is no piece on {step.src}"
+        if occ >> dst & 1:
+            return f"{step.dst} is already occupied"
+        if kind == MOVE:
+            if not rules.adj[src] >> dst & 1 and not self._can_fly(turn):
+                if rules.settings.flying == FLY_AT_THREE:
+                    return (f"{step.dst} is not next to {step.src}; men fly only when their player "
+                            f"is down to three (ruling G-6)")
+                return f"{step.dst} is not next to {step.src} along a line of the board, and this game has no flying"
+        elif kind == JUMP:
+            over = rules.jump_over.get((src, dst))
+            if over is None or not rules.jump_step:
+                return f"{step} is not a jump of this game"
+            if not (occ & ~self.men[turn]) >> over & 1:
+                return f"a jump must go over an opponent piece on {rules.names[over]} (ruling G-7)"
+        if self.besieged and step not in self._legal:
+            return ("the besieged opponent asked for a way out: the move must open a space for them "
+                    "and, if it can, form no jare (ruling S-2)")
+        return None
+
+    # ------------------------------------------------------------------ applying
+    def _apply_quiet(self, step: Step) -> "MillState | None":
+        """The common step made cheap: a placement, slide or flight that completes no line.
+
+        Returns None when the step is not such a step, and ``_apply`` (the general path, which
+        covers every case) takes over. Both paths must agree exactly: a test replays random games
+        through each and compares every state.
+        """
+        rules = self.rules
+        kind = step.kind
+        turn = self.turn
+        idx = rules.index
+        dst = idx[step.dst]
+        m0, m1 = self.men
+        own = m1 if turn else m0
+        hand = self.hand
+        if kind == MOVE:
+            own = own & ~(1 << idx[step.src]) | 1 << dst
+            history = self.history
+            depth = self.depth
+        elif kind == PLACE:
+            own |= 1 << dst
+            hand = (hand[0], hand[1] - 1) if turn else (hand[0] - 1, hand[1])
+            history = None
+            depth = 0
+        else:
+            return None
+        for _lbit, lm in rules.lines_at[turn][dst]:
+            if own & lm == lm:
+                return None  # a line: removal or a win, on the general path
+        men = (m0, own) if turn else (own, m1)
+        quiet = self.quiet + 1
+        nxt = MillState.__new__(MillState)
+        nxt.rules = rules
+        nxt.men = men
+        nxt.hand = hand
+        nxt.lost = self.lost
+        nxt.opening = ()
+        nxt.broke = self.broke
+        nxt.quiet = quiet
+        nxt.first_line = self.first_line
+        nxt.besieged = False
+        nxt.history = history
+        nxt.depth = depth
+        nxt.last = step
+        nxt.plies = self.plies + 1
+        nxt.pending = 0
+        nxt.result = None
+        opp = 1 - turn
+        nxt.turn = opp
+        if rules.ten_move_draw and quiet >= 10 and not (hand[0] or hand[1]):
+            if m0.bit_count() == 3 or own.bit_count() == 3 or m1.bit_count() == 3:
+                nxt.result = Result(None, True, "ten moves with a player on three cows and no cow shot (ruling M-1)")
+                nxt._legal = ()
+                return nxt
+        if rules.move_cap and quiet >= rules.move_cap:
+            nxt.result = Result(None, True, f"{rules.move_cap} moves without a capture (ruling G-3)")
+            nxt._legal = ()
+            return nxt
+        # The opponent's turn starts: their steps, inline for a plain placement or move.
+        theirs = men[opp]
+        empty = rules.full & ~(men[0] | men[1])
+        if hand[opp]:
+            place = rules.place
+            legal = tuple([place[i] for i in _LOW[empty & _MASK] + _HIGH[empty >> _CHUNK]])
+        elif rules.jump_step:
+            legal = tuple(nxt._moves(opp))
+        elif rules.fly_always or (rules.fly_at_three and theirs.bit_count() == 3):
+            empties = _LOW[empty & _MASK] + _HIGH[empty >> _CHUNK]
+            move = rules.move
+            out: list[Step] = []
+            for i in _LOW[theirs & _MASK] + _HIGH[theirs >> _CHUNK]:
+                row = move[i]
+                out += [row[j] for j in empties]
+            legal = tuple(out)
+        else:
+            adj = rules.adj
+            slides = rules.slides
+            out = []
+            for i in _LOW[theirs & _MASK] + _HIGH[theirs >> _CHUNK]:
+                m = adj[i] & empty
+                if m:
+                    out += slides[i][m]
+            legal = tuple(out)
+        if not legal:
+            nxt._start_turn(True)  # blocked: the general rules decide
+            return nxt
+        nxt._legal = legal
+        if rules.repetition_draw:
+            key = ((opp << rules.n_points | men[0]) << rules.n_points) | men[1]
+            nxt.history, seen = _record(history, depth, key)
+            nxt.depth = depth + 1
+            if seen >= 2:
+                nxt.result = Result(None, True, "the same position came up a third time (ruling G-3)")
+                nxt._legal = ()
+        return nxt
+
+    def _apply(self, step: Step, check_end: bool = True) -> "MillState":
+        """The general path: every kind of step in every situation (the reference for the fast path)."""
+        rules = self.rules
+        s = rules.settings
+        idx = rules.index
+        turn = self.turn
+        nxt = MillState.__new__(MillState)
+        nxt.rules = rules
+        nxt.first_line = self.first_line
+        nxt.result = None
+        nxt.last = step
+        nxt.plies = self.plies + 1
+        nxt.besieged = False
+        nxt.opening = ()
+        nxt.pending = 0
+        kind = step.kind
+        if kind == REMOVE:
+            opp = 1 - turn
+            nxt.men = _put(self.men, opp, self.men[opp] & ~(1 << idx[step.dst]))
+            nxt.lost = _put(self.lost, opp, self.lost[opp] + 1)
+            nxt.hand = self.hand
+            nxt.broke = self.broke
+            nxt.quiet = 0
+            nxt.history = None
+            nxt.depth = 0
+            if self.opening:
+                rest = self.opening[1:]
+                nxt.opening = rest
+                # S-1: after the last opening removal, the first remover starts the movement.
+                nxt.turn = rest[0] if rest else 1 - turn
+                nxt._start_turn(check_end)
+                return nxt
+            nxt.turn = turn
+            nxt._end_turn(check_end)
+            return nxt
+        # A placement, slide, flight or jump.
+        dst = idx[step.dst]
+        own = self.men[turn]
+        broken = 0
+        if kind == PLACE:
+            nxt.hand = _put(self.hand, turn, self.hand[turn] - 1)
+            nxt.history = None
+            nxt.depth = 0
+        else:
+            src = idx[step.src]
+            if rules.track_breaks:
+                for lbit, lm in rules.lines_at[turn][src]:
+                    if own & lm == lm:
+                        broken |= lbit
+            own &= ~(1 << src)
+            nxt.hand = self.hand
+            nxt.history = self.history
+            nxt.depth = self.depth
+        own |= 1 << dst
+        if rules.two:
+            nxt.men = (own, self.men[1]) if turn == 0 else (self.men[0], own)
+        else:
+            nxt.men = _put(self.men, turn, own)
+        nxt.lost = self.lost
+        nxt.quiet = self.quiet + 1
+        nxt.turn = turn
+        formed = 0
+        for lbit, lm in rules.lines_at[turn][dst]:
+            if own & lm == lm:
+                formed |= lbit
+        if rules.track_breaks:
+            prev_broken, prev_formed = self.broke[turn]
+            nxt.broke = _put(self.broke, turn, (broken, formed != 0))
+        else:
+            prev_broken, prev_formed = 0, False
+            nxt.broke = self.broke
+        if formed:
+            if s.line_effect == LINE_WINS:
+                nxt.result = Result(turn + 1, False, f"player {turn + 1} completed a line of three")
+                nxt._legal = ()
+                return nxt
+            if s.shax_opening and self.hand[turn] and not self.first_line:
+                nxt.first_line = turn + 1  # S-1: remember who made the first jare
+            if self._line_removes(formed, prev_broken, prev_formed) and nxt.men[1 - turn]:
+                nxt.pending = 1
+                nxt._legal = nxt._generate()
+                return nxt
+        if s.shax_opening and kind == PLACE and not any(nxt.hand):
+            # S-1: placement has filled the board; the maker of the first jare removes first,
+            # or the second player when nobody made one.
+            first = nxt.first_line
+            nxt.opening = (first - 1, 2 - first) if first else (1, 0)
+            nxt.turn = nxt.opening[0]
+            nxt.quiet = 0
+            nxt._legal = nxt._generate()
+            return nxt
+        nxt._end_turn(check_end)
+        return nxt
+
+    def _line_removes(self, formed: int, prev_broken: int, prev_formed: bool) -> bool:
+        s = self.rules.settings
+        if self.besieged:
+            return False  # S-2: a jare made on the way out removes nothing (oodan)
+        if s.shax_opening and self.hand[self.turn]:
+            return False  # S-1: no removals while placing
+        if formed & ~prev_broken:
+            return True  # at least one fresh line
+        reform = s.reform  # every formed line is one this player broke on their last move (G-5)
+        if reform == REFORM_FREE:
+            return True
+        if reform == REFORM_NEVER:
+            return False
+        if reform == REFORM_UNLESS_OTHER:
+            return prev_formed
+        return not prev_formed  # REFORM_MORABARABA
+
+    def _end_turn(self, check_end: bool) -> None:
+        """Hand the turn on and settle wins and draws that follow from the mover's step."""
+        rules = self.rules
+        s = rules.settings
+        mover = self.turn
+        self.turn = 1 - mover if rules.two else (mover + 1) % rules.players
+        if check_end:
+            men, hand = self.men, self.hand
+            lose_below = s.lose_below
+            if lose_below:
+                for player in range(rules.players):
+                    if player != mover:
+                        left = men[player].bit_count() + hand[player]
+                        if left < lose_below:
+                            self.result = Result(mover + 1, False, f"player {player + 1} is down to {left} pieces")
+                            self._legal = ()
+                            return
+            quiet = self.quiet
+            if s.ten_move_draw and quiet >= 10 and not any(hand):
+                if any(m.bit_count() == 3 for m in men):
+                    self.result = Result(None, True, "ten moves with a player on three cows and no cow shot (ruling M-1)")
+                    self._legal = ()
+                    return
+            if s.move_cap and quiet >= s.move_cap:
+                self.result = Result(None, True, f"{s.move_cap} moves without a capture (ruling G-3)")
+                self._legal = ()
+                return
+        self._start_turn(check_end)
+
+    def _start_turn(self, check_end: bool) -> None:
+        """Generate the legal steps; settle blocked players (G-2, S-2) and repetition (G-3)."""
+        s = self.rules.settings
+        legal = self._generate()
+        if not legal and check_end:
+            blocked = self.turn
+            other = (blocked + 1) % s.players
+            if s.blocked == BLOCKED_LOSES:
+                self.result = Result(other + 1, False, f"player {blocked + 1} cannot move")
+                self._legal = ()
+                return
+            self.turn = other  # the turn passes (G-2), or the besieger must open a way (S-2)
+            self.besieged = s.blocked == BLOCKED_BESIEGED
+            legal = self._generate()
+            if not legal:
+                self.result = Result(None, True, "neither player can move")
+                self._legal = ()
+                return
+        self._legal = legal
+        if s.repetition_draw:
+            n = self.rules.n_points
+            key = self.turn | self.besieged << 2
+            for m in self.men:
+                key = key << n | m
+            self.history, seen = _record(self.history, self.depth, key)
+            self.depth += 1
+            if check_end and seen >= 2:
+                self.result = Result(None, True, "the same position came up a third time (ruling G-3)")
+                self._legal = ()
+
+    # ------------------------------------------------------------------ display
+    def __repr__(self) -> str:
+        pos = " ".join(f"{p}:{pc.owner}" for p, pc in sorted(self.position().items()))
+        return f"<{self.rules.name} {self.phase} to_move={self.to_move} {pos}>"
+
+    def ascii(self) -> str:
+        """The position drawn as text on the 7x7 grid: 1/2 for men, '.' for an empty point."""
+        rules = self.rules
+        grid = [["   " for _ in range(7)] for _ in range(7)]
+        pos = self.position()
+        for name in rules.names:
+            x, y = rules.board.coords[name]
+            pc = pos.get(name)
+            grid[6 - int(y)][int(x)] = f" {pc.owner} " if pc else " . "
+        rows = [f"{7 - r} " + "".join(row) for r, row in enumerate(grid)]
+        rows.append("   " + "  ".join("abcdefg"))
+        return "\n".join(rows)
+
+
+def _put(values: tuple, i: int, v) -> tuple:
+    """``values`` with item i replaced (positions and counters are tuples, never mutated)."""
+    if len(values) == 2:
+        return (v, values[1]) if i == 0 else (values[0], v)
+    return values[:i] + (v,) + values[i + 1:]
+
+
+def all_steps(rules: MillRules) -> Iterable[Step]:
+    """Every step object the ruleset can ever produce (for exhaustive checks in tests)."""
+    return list(dict.fromkeys(rules.by_text.values()))
