@@ -8,6 +8,7 @@ players is an option (``seven-mens-morris --flying``).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -126,7 +127,7 @@ def spec(name: str) -> GameSpec:
     try:
         return _BY_NAME[name]
     except KeyError:
-        close = [n for n in _BY_NAME if name and (name in n or n in name)]
+        close = difflib.get_close_matches(name, list(_BY_NAME), n=3, cutoff=0.6) if isinstance(name, str) else []
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise UnknownGame(f"unknown game {name!r}{hint}; `arbiter games` lists them all") from None
 

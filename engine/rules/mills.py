@@ -42,6 +42,11 @@ FLY_NEVER = "never"
 FLY_AT_THREE = "three"  # a player with exactly three men (none in hand) may fly
 FLY_ALWAYS = "always"  # every move may go to any empty point (3MM after placement, X-1)
 
+try:  # the optional C kernel (engine/rules/_millkernel.c); the Python code is the reference
+    from . import _millkernel as _kernel
+except ImportError:  # pragma: no cover - exercised on machines without a compiler
+    _kernel = None
+
 _CHUNK = 13
 _MASK = (1 << _CHUNK) - 1
 _LOW = tuple(tuple(i for i in range(_CHUNK) if m >> i & 1) for m in range(1 << _CHUNK))
@@ -128,7 +133,7 @@ class MillRules:
         self.fly_always = s.flying == FLY_ALWAYS
         # The fused fast path (MillState._apply_quiet) covers two-player games whose quiet steps
         # need no bookkeeping beyond the position: no re-form tracking, no Shax opening.
-        self.fast = self.two and not self.track_breaks and not s.shax_opening
+        self.fast = self.two and not self.track_breaks and not s.shax_opening and not s.jumps
         self.move_cap = s.move_cap
         self.ten_move_draw = s.ten_move_draw
         self.repetition_draw = s.repetition_draw
@@ -196,6 +201,58 @@ class MillRules:
             placed[player - 1] += 1
         self.start_men = tuple(men)
         self.start_hand = tuple(s.men - k for k in placed)
+        self.quiet_core = self.quiet_core_py
+        if self.fast and _kernel is not None:
+            self.quiet_core = _kernel.QuietCore(
+                n, self.full, self.adj,
+                tuple(tuple(tuple(lm for _b, lm in at) for at in per) for per in self.lines_at),
+                self.move, self.place, self.fly_always, self.fly_at_three,
+            ).step
+
+    def quiet_core_py(self, m0: int, m1: int, turn: int, src: int, dst: int, opp_hand: int):
+        """A quiet step's position arithmetic: the reference for the C kernel (``_millkernel``).
+
+        Moves the mover's man from ``src`` (-1: from hand) to ``dst``. Returns None if that
+        completes a counting line; else ``(men, opponent's legal steps, repetition key)``, where
+        the steps are in the same order ``_moves`` gives and the key is the one ``_start_turn``
+        records with the opponent to move.
+        """
+        own = m1 if turn else m0
+        if src >= 0:
+            own &= ~(1 << src)
+        own |= 1 << dst
+        for _lbit, lm in self.lines_at[turn][dst]:
+            if own & lm == lm:
+                return None
+        if turn:
+            m1 = own
+        else:
+            m0 = own
+        opp = 1 - turn
+        theirs = m1 if opp else m0
+        empty = self.full & ~(m0 | m1)
+        if opp_hand:
+            place = self.place
+            legal = tuple([place[i] for i in _LOW[empty & _MASK] + _HIGH[empty >> _CHUNK]])
+        elif self.fly_always or (self.fly_at_three and theirs.bit_count() == 3):
+            empties = _LOW[empty & _MASK] + _HIGH[empty >> _CHUNK]
+            move = self.move
+            out: list[Step] = []
+            for i in _LOW[theirs & _MASK] + _HIGH[theirs >> _CHUNK]:
+                row = move[i]
+                out += [row[j] for j in empties]
+            legal = tuple(out)
+        else:
+            adj = self.adj
+            slides = self.slides
+            out = []
+            for i in _LOW[theirs & _MASK] + _HIGH[theirs >> _CHUNK]:
+                m = adj[i] & empty
+                if m:
+                    out += slides[i][m]
+            legal = tuple(out)
+        n = self.n_points
+        return (m0, m1), legal, ((opp << n | m0) << n) | m1
 
     def _slide_table(self, i: int) -> dict[int, tuple[Step, ...]]:
         """For point i: every subset of its neighbours -> the slide steps into that subset."""
@@ -491,7 +548,7 @@ class MillState:
 
     # ------------------------------------------------------------------ applying
     def _apply_quiet(self, step: Step) -> "MillState | None":
-        """The common step made cheap: a placement, slide or flight that completes no line.
+        """The common step made cheap: a placement or move (slide, flight) that completes no line.
 
         Returns None when the step is not such a step, and ``_apply`` (the general path, which
         covers every case) takes over. Both paths must agree exactly: a test replays random games
@@ -500,26 +557,24 @@ class MillState:
         rules = self.rules
         kind = step.kind
         turn = self.turn
-        idx = rules.index
-        dst = idx[step.dst]
-        m0, m1 = self.men
-        own = m1 if turn else m0
         hand = self.hand
         if kind == MOVE:
-            own = own & ~(1 << idx[step.src]) | 1 << dst
+            src = rules.index[step.src]
             history = self.history
             depth = self.depth
         elif kind == PLACE:
-            own |= 1 << dst
+            src = -1
             hand = (hand[0], hand[1] - 1) if turn else (hand[0] - 1, hand[1])
             history = None
             depth = 0
         else:
             return None
-        for _lbit, lm in rules.lines_at[turn][dst]:
-            if own & lm == lm:
-                return None  # a line: removal or a win, on the general path
-        men = (m0, own) if turn else (own, m1)
+        opp = 1 - turn
+        m0, m1 = self.men
+        core = rules.quiet_core(m0, m1, turn, src, rules.index[step.dst], hand[opp])
+        if core is None:
+            return None  # a line: removal or a win, on the general path
+        men, legal, key = core
         quiet = self.quiet + 1
         nxt = MillState.__new__(MillState)
         nxt.rules = rules
@@ -537,10 +592,9 @@ class MillState:
         nxt.plies = self.plies + 1
         nxt.pending = 0
         nxt.result = None
-        opp = 1 - turn
         nxt.turn = opp
         if rules.ten_move_draw and quiet >= 10 and not (hand[0] or hand[1]):
-            if m0.bit_count() == 3 or own.bit_count() == 3 or m1.bit_count() == 3:
+            if men[0].bit_count() == 3 or men[1].bit_count() == 3:
                 nxt.result = Result(None, True, "ten moves with a player on three cows and no cow shot (ruling M-1)")
                 nxt._legal = ()
                 return nxt
@@ -548,38 +602,19 @@ class MillState:
             nxt.result = Result(None, True, f"{rules.move_cap} moves without a capture (ruling G-3)")
             nxt._legal = ()
             return nxt
-        # The opponent's turn starts: their steps, inline for a plain placement or move.
-        theirs = men[opp]
-        empty = rules.full & ~(men[0] | men[1])
-        if hand[opp]:
-            place = rules.place
-            legal = tuple([place[i] for i in _LOW[empty & _MASK] + _HIGH[empty >> _CHUNK]])
-        elif rules.jump_step:
-            legal = tuple(nxt._moves(opp))
-        elif rules.fly_always or (rules.fly_at_three and theirs.bit_count() == 3):
-            empties = _LOW[empty & _MASK] + _HIGH[empty >> _CHUNK]
-            move = rules.move
-            out: list[Step] = []
-            for i in _LOW[theirs & _MASK] + _HIGH[theirs >> _CHUNK]:
-                row = move[i]
-                out += [row[j] for j in empties]
-            legal = tuple(out)
-        else:
-            adj = rules.adj
-            slides = rules.slides
-            out = []
-            for i in _LOW[theirs & _MASK] + _HIGH[theirs >> _CHUNK]:
-                m = adj[i] & empty
-                if m:
-                    out += slides[i][m]
-            legal = tuple(out)
         if not legal:
             nxt._start_turn(True)  # blocked: the general rules decide
             return nxt
         nxt._legal = legal
         if rules.repetition_draw:
-            key = ((opp << rules.n_points | men[0]) << rules.n_points) | men[1]
-            nxt.history, seen = _record(history, depth, key)
+            if history is not None and len(history.keys) == depth:  # at the tip: append in place
+                counts = history.counts
+                seen = counts.get(key, 0)
+                counts[key] = seen + 1
+                history.keys.append(key)
+            else:
+                history, seen = _record(history, depth, key)
+            nxt.history = history
             nxt.depth = depth + 1
             if seen >= 2:
                 nxt.result = Result(None, True, "the same position came up a third time (ruling G-3)")

@@ -1,0 +1,232 @@
+"""The ``arbiter`` command line.
+
+Commands read like sentences (``arbiter rules shax``, ``arbiter replay game.json --json``); every
+command has ``--help``; errors are one line on stderr that says what to do, with exit status 2
+for unusable input and 1 for an illegal game record.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+from importlib import resources
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+import engine
+from engine.summary import rules_summary
+
+from .records import Record, RecordError, load_record, parse_record, replay
+from .textboard import board_text
+
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def fail(message: str, status: int = 2) -> NoReturn:
+    errors.print(f"[bold red]arbiter:[/] {message}", soft_wrap=True)
+    sys.exit(status)
+
+
+def parse_game_options(name: str, args: list[str]) -> dict[str, Any]:
+    """Turn ``--flying``, ``--no-flying``, ``--move-cap 100`` or ``--move-cap=100`` into options."""
+    try:
+        spec = engine.spec(name)
+    except engine.UnknownGame as exc:
+        fail(str(exc))
+    declared = {o.name.replace("_", "-"): o for o in spec.options}
+    out: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--"):
+            fail(f"unexpected argument {arg!r}; game options look like --flying or --move-cap 100")
+        key, _, value = arg[2:].partition("=")
+        negate = key.startswith("no-") and key[3:] in declared and declared[key[3:]].kind is bool
+        opt = declared.get(key[3:] if negate else key)
+        if opt is None:
+            known = ", ".join(f"--{k}" for k in declared) or "none"
+            fail(f"{name} has no option --{key} (its options: {known})")
+        if opt.kind is bool and not value:
+            out[opt.name] = not negate
+        else:
+            if not value:
+                if i + 1 >= len(args):
+                    fail(f"--{key} needs a value")
+                i += 1
+                value = args[i]
+            out[opt.name] = value
+        i += 1
+    try:
+        engine.load(name, **out)
+    except engine.BadOption as exc:
+        fail(str(exc))
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arbiter")
+def main() -> None:
+    """arbiter: a referee for abstract board games played on a real board.
+
+    It watches the board (camera or sensor grid), checks every move against the rules and answers
+    with LEDs. Start with `arbiter games`, then `arbiter rules GAME`.
+    """
+
+
+@main.command()
+def games() -> None:
+    """List every game and variant arbiter referees."""
+    table = Table(title="Games arbiter referees", show_lines=False, title_justify="left")
+    table.add_column("game", style="bold cyan", no_wrap=True)
+    table.add_column("board")
+    table.add_column("options")
+    table.add_column("what it is")
+    for spec in engine.games.SPECS:
+        opts = " ".join(f"--{o.name.replace('_', '-')}" for o in spec.options if o.name != "move_cap")
+        table.add_row(spec.name, spec.settings.board, opts, spec.summary)
+    console.print(table)
+    console.print("Every game also takes --move-cap N (moves without a capture before a draw). "
+                  "`arbiter rules GAME` explains one game.")
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("game")
+@click.pass_context
+def rules(ctx: click.Context, game: str) -> None:
+    """Show the rules of GAME as arbiter enforces them, with the rulings that settle open points.
+
+    Game options may follow, e.g. `arbiter rules seven-mens-morris --flying`.
+    """
+    options = parse_game_options(game, list(ctx.args))
+    g = engine.load(game, **options)
+    console.print(f"[bold]{g.name}[/] — {g.spec.summary}")
+    if options:
+        console.print("options: " + ", ".join(f"{k}={v}" for k, v in g.options.items()))
+    for heading, lines in rules_summary(g):
+        console.print(f"\n[bold underline]{heading}[/]")
+        width = max(40, min(console.width, 100))
+        for line in lines:
+            console.print(textwrap.fill(line, width, initial_indent="  • ", subsequent_indent="    "),
+                          soft_wrap=True)
+    console.print("\n[dim]Ruling ids refer to the project's rulings (docs/rules.md).[/]")
+
+
+def _load(path: str) -> Record:
+    try:
+        return load_record(path)
+    except RecordError as exc:
+        fail(str(exc))
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the board.")
+def replay_cmd(file: str, as_json: bool) -> None:
+    """Replay the game record FILE and report the final position, or the first illegal step.
+
+    Exit status: 0 all steps legal, 1 an illegal step (reported), 2 an unusable file.
+    """
+    record = _load(file)
+    try:
+        outcome = replay(record)
+    except RecordError as exc:
+        fail(str(exc))
+    if as_json:
+        click.echo(json.dumps(outcome.as_dict()))
+    else:
+        st = outcome.state
+        console.print(board_text(outcome.game.board, st.position(),
+                                 highlight=_step_points(st.last) if st.last else ()))
+        console.print(f"{outcome.game.name}: {outcome.applied} of {len(record.steps)} steps applied")
+        if outcome.illegal:
+            ill = outcome.illegal
+            console.print(f"[bold red]illegal step {ill['index'] + 1} ({ill['step']}):[/] {ill['reason']}")
+        console.print(_status_line(st))
+    if not outcome.legal:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
+@click.option("--labels/--no-labels", default=True, help="Write point names beside the points.")
+def render(file: str, out: str, labels: bool) -> None:
+    """Draw the final position of the game record FILE to a PNG picture."""
+    record = _load(file)
+    try:
+        outcome = replay(record)
+    except RecordError as exc:
+        fail(str(exc))
+    from vision.render import render_state, save_png  # OpenCV loads only for this command
+
+    image = render_state(outcome.game, outcome.state, labels=labels)
+    try:
+        save_png(image, out)
+    except (OSError, ValueError) as exc:
+        fail(f"cannot write {out}: {exc}")
+    note = "" if outcome.legal else f" (stopped at illegal step {outcome.illegal['index'] + 1})"
+    console.print(f"wrote {out}: {outcome.game.name} after {outcome.applied} steps{note}")
+
+
+def _step_points(step) -> tuple[str, ...]:
+    pts = [step.dst] + ([step.src] if step.src else [])
+    return tuple(pts)
+
+
+def _status_line(state) -> str:
+    if state.result is not None:
+        r = state.result
+        who = "draw" if r.draw else f"player {r.winner} wins"
+        return f"[bold green]Game over: {who}[/] — {r.reason}"
+    return f"player {state.to_move} to move ({state.phase})"
+
+
+def describe(state, step) -> str:
+    """A step in words, from the position before it."""
+    p = state.to_move
+    if step.kind == "place":
+        return f"player {p} places a man on {step.dst}"
+    if step.kind == "remove":
+        return f"player {p} removes the opponent man on {step.dst}"
+    if step.kind == "jump":
+        return f"player {p} jumps {step.src} to {step.dst}"
+    adjacent = state.rules.board.adjacent(step.src, step.dst)
+    return f"player {p} {'slides' if adjacent else 'flies'} {step.src} to {step.dst}"
+
+
+@main.command()
+@click.option("--delay", type=float, default=None,
+              help="Seconds between positions (default 0.4 on a terminal, 0 otherwise).")
+def demo(delay: float | None) -> None:
+    """Play a scripted game of Nine Men's Morris through the rules engine, position by position."""
+    data = json.loads(resources.files("arbiter").joinpath("data/demo-nine-mens-morris.json").read_text())
+    record = parse_record(data, "demo record")
+    if delay is None:
+        delay = 0.4 if sys.stdout.isatty() else 0.0
+    game = record.load_game()
+    state = game.new()
+    console.print(f"[bold]arbiter demo[/]: a scripted game of {game.name}, refereed step by step by the engine.\n")
+    for n, text in enumerate(record.steps, 1):
+        step = state.parse(text)
+        line = describe(state, step)
+        state = state.play(step)
+        console.rule(f"step {n}: {text}")
+        console.print(board_text(game.board, state.position(), highlight=_step_points(step)))
+        extra = "  — a mill! a removal follows" if state.phase == "removal" else ""
+        console.print(f"{line}{extra}")
+        console.print(_status_line(state))
+        if delay:
+            time.sleep(delay)
+    if state.result is None:
+        fail("the demo record ended before the game did", 1)
+    console.print(f"\n[bold]{len(record.steps)} steps, every one checked by the engine.[/]")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,128 @@
+"""Game records: the JSON file format, loading with clear errors, and replay through the engine.
+
+A record is ``{"game": "nine-mens-morris", "options": {...}, "steps": ["d2", "d6", ...]}``.
+Options use the same names as ``engine.load`` keyword arguments and command-line flags. The
+journal of a refereed game exports to this format, and ``arbiter replay`` reads it back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+
+
+class RecordError(ValueError):
+    """A record file that cannot be used: unreadable, malformed, unknown game or option."""
+
+
+@dataclass
+class Record:
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    steps: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "options": dict(self.options), "steps": list(self.steps)}
+
+    def load_game(self) -> engine.Game:
+        try:
+            return engine.load(self.game, **self.options)
+        except (engine.UnknownGame, engine.BadOption) as exc:
+            raise RecordError(str(exc)) from None
+
+
+def parse_record(data: Any, source: str = "record") -> Record:
+    """Check the shape of decoded JSON and build a Record; every problem names what to fix."""
+    if not isinstance(data, dict):
+        raise RecordError(f"{source}: expected a JSON object with \"game\" and \"steps\", got {type(data).__name__}")
+    unknown = set(data) - {"game", "options", "steps", "chooser", "result", "comment"}
+    if unknown:
+        raise RecordError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}; a record has game, options, steps")
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise RecordError(f"{source}: \"game\" must be a game name such as \"nine-mens-morris\"")
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError(f"{source}: \"options\" must be an object such as {{\"flying\": true}}")
+    steps = data.get("steps", [])
+    if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+        raise RecordError(f"{source}: \"steps\" must be a list of step texts such as [\"d2\", \"d6\"]")
+    return Record(game, dict(options), list(steps))
+
+
+def load_record(path: str | os.PathLike[str]) -> Record:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{p}: is a folder, not a record file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{p}: cannot read it ({exc})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    return parse_record(data, str(p))
+
+
+def save_record(record: Record, path: str | os.PathLike[str]) -> None:
+    """Write atomically (temporary file, fsync, rename) so a power cut never leaves half a record."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(record.as_dict(), fh, indent=1)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, p)
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying a record: the last legal state and the first illegal step, if any."""
+
+    record: Record
+    game: engine.Game
+    state: Any
+    applied: int
+    illegal: dict[str, Any] | None
+
+    @property
+    def legal(self) -> bool:
+        return self.illegal is None
+
+    def as_dict(self) -> dict[str, Any]:
+        st = self.state
+        return {
+            "game": self.game.name,
+            "options": self.game.options,
+            "legal": self.legal,
+            "applied": self.applied,
+            "illegal": self.illegal,
+            "to_move": st.to_move,
+            "phase": st.phase,
+            "result": st.result.as_dict() if st.result else None,
+            "position": {p: pc.owner for p, pc in sorted(st.position().items())},
+            "legal_steps": sorted(str(s) for s in st.legal_steps()),
+        }
+
+
+def replay(record: Record) -> Replay:
+    """Play the record's steps from the start, stopping at the first illegal one."""
+    game = record.load_game()
+    state = game.new()
+    for i, text in enumerate(record.steps):
+        try:
+            state = state.play(text)
+        except engine.IllegalStep as exc:
+            return Replay(record, game, state, i, {"index": i, "step": text, "reason": exc.reason})
+    return Replay(record, game, state, len(record.steps), None)

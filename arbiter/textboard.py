@@ -1,0 +1,80 @@
+"""The board drawn in the terminal, from the board graph's own coordinates.
+
+Points sit on a character grid (4 columns and 2 rows per board unit); edges are drawn as lines
+between them, so every HTJB board looks like the printed one. Pieces use distinct glyphs per
+player, so the picture still reads when colour is off (piped output, CI logs).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from rich.text import Text
+
+from engine.boards import BoardGraph
+
+GLYPHS = {1: "●", 2: "○", 3: "▲", 4: "■"}
+STYLES = {1: "bold bright_white", 2: "bold red", 3: "bold green", 4: "bold blue"}
+COL, ROW = 4, 2
+
+
+def _owner(piece) -> int:
+    return piece if isinstance(piece, int) else piece.owner
+
+
+def board_text(board: BoardGraph, position: Mapping[str, object] | None = None,
+               highlight: tuple[str, ...] = (), labels: bool = True) -> Text:
+    """A rich Text picture of ``board`` with ``position`` (point -> Piece or owner number)."""
+    position = position or {}
+    x0, y0, x1, y1 = board.bounds()
+    width = int(round((x1 - x0) * COL)) + 1
+    height = int(round((y1 - y0) * ROW)) + 1
+    grid = [[" "] * width for _ in range(height)]
+    styles: dict[tuple[int, int], str] = {}
+
+    def cell(name: str) -> tuple[int, int]:
+        x, y = board.coords[name]
+        return int(round((y1 - y) * ROW)), int(round((x - x0) * COL))
+
+    for a, b in board.edges:
+        (r0, c0), (r1, c1) = cell(a), cell(b)
+        steps = max(abs(r1 - r0), abs(c1 - c0))
+        if r0 == r1:
+            ch = "─"
+        elif c0 == c1:
+            ch = "│"
+        else:
+            ch = "╲" if (r1 - r0) * (c1 - c0) > 0 else "╱"
+        for k in range(1, steps):
+            r = r0 + (r1 - r0) * k / steps
+            c = c0 + (c1 - c0) * k / steps
+            if ch in "╲╱" and abs(r - round(r)) > 1e-9:
+                continue  # diagonals only where they cross a character row exactly
+            rr, cc = int(round(r)), int(round(c))
+            if grid[rr][cc] == " ":
+                grid[rr][cc] = ch
+    for name in board.points:
+        r, c = cell(name)
+        piece = position.get(name)
+        if piece is None:
+            grid[r][c] = "·"
+            if name in highlight:
+                styles[(r, c)] = "bold yellow"
+        else:
+            owner = _owner(piece)
+            grid[r][c] = GLYPHS.get(owner, str(owner))
+            styles[(r, c)] = STYLES.get(owner, "bold") + (" underline" if name in highlight else "")
+
+    text = Text()
+    ranks = {int(round((y1 - board.coords[p][1]) * ROW)): int(board.coords[p][1]) + 1 for p in board.points}
+    for r, row in enumerate(grid):
+        if labels:
+            text.append(f"{ranks[r]} " if r in ranks else "  ", style="dim")
+        for c, ch in enumerate(row):
+            text.append(ch, style=styles.get((r, c), "dim" if ch in "─│╲╱" else ""))
+        text.append("\n")
+    if labels:
+        files = {int(round((board.coords[p][0] - x0) * COL)): p[0] for p in board.points}
+        footer = "".join(files.get(c, " ") for c in range(width))
+        text.append("  " + footer + "\n", style="dim")
+    return text

@@ -1,0 +1,106 @@
+"""Plain-language summaries of the rules as the engine implements them.
+
+The text is generated from the same settings the engine plays by, so ``arbiter rules`` can never
+describe a rule the engine does not enforce. Ruling ids point at ``spec/rulings.md``.
+"""
+
+from __future__ import annotations
+
+from .games import Game
+from .rules import mills
+from .rules.mills import MillSettings
+
+
+def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
+    """Sections of (heading, bullet lines) describing ``game`` with its options."""
+    s: MillSettings = game.settings
+    b = game.board
+    out: list[tuple[str, list[str]]] = []
+
+    setup = [f"Board: {b.name}, {b.description}; {len(b.points)} points, {len(game.rules.line_points)} lines that count."]
+    setup.append(f"{s.players} players, {s.men} men each; player 1 moves first.")
+    if s.start:
+        for player in range(1, s.players + 1):
+            pts = [p for p, owner in s.start if owner == player]
+            setup.append(f"Player {player} starts on {', '.join(pts)}.")
+    else:
+        setup.append("The board starts empty; players take turns placing one man from hand on any empty point.")
+    out.append(("Set-up and placement", setup))
+
+    lines: list[str] = []
+    if s.line_effect == mills.LINE_REMOVES:
+        word = "jare" if s.shax_opening else "mill"
+        if s.shax_opening:
+            lines.append("No man is removed while placing; the first player to make a jare is remembered (ruling S-1).")
+            lines.append("When the board is full, the maker of the first jare removes one opponent man, then the "
+                         "other player removes one; with no jare, player 2 removes first. Any man may be taken. "
+                         "The first remover then makes the first move (ruling S-1).")
+        lines.append(f"Completing a line of three own men (a {word}) lets the player remove one opponent man; "
+                     f"the removal is its own step, written xg7.")
+        lines.append("Completing two lines with one step still removes a single man (ruling G-4).")
+        if s.protect_lines:
+            lines.append("Men standing in a line are protected, unless every opponent man stands in one (ruling G-4).")
+        else:
+            lines.append("Any opponent man may be removed, even one standing in a line (ruling S-3).")
+        lines.append(_reform_text(s.reform))
+    else:
+        which = {"all": "any line of the board", "rows-columns": "a row or a column (diagonals do not count)",
+                 "through-centre": "one of the four lines through the centre d4"}[s.lines]
+        lines.append(f"The first player to complete {which} with their own men wins, "
+                     f"during placement too (ruling X-2).")
+        if not s.home_rank_counts:
+            lines.append("A line on a player's own home rank never counts for them (ruling X-1).")
+    out.append(("Lines", lines))
+
+    moves = ["After placement, a move takes one man along a drawn line to the neighbouring empty point."
+             if not s.start else "A move takes one man along a drawn line to the neighbouring empty point."]
+    if s.flying == mills.FLY_ALWAYS:
+        moves = ["After placement, a move takes any man to any empty point (ruling X-1)."]
+    elif s.flying == mills.FLY_AT_THREE:
+        moves.append("A player down to exactly three men may fly a man to any empty point (ruling G-6).")
+    else:
+        moves.append("Men never fly.")
+    if s.jumps:
+        moves.append("A man may also jump over a neighbouring opponent man to the empty point straight beyond it; "
+                     "the jumped man stays (ruling G-7).")
+    out.append(("Movement", moves))
+
+    ends: list[str] = []
+    if s.lose_below:
+        ends.append(f"A player left with fewer than {s.lose_below} men loses.")
+    if s.blocked == mills.BLOCKED_LOSES:
+        ends.append("A player who cannot move on their turn loses (ruling G-2).")
+    elif s.blocked == mills.BLOCKED_PASSES:
+        ends.append("A player who cannot move passes; if neither can move the game is drawn (ruling G-2).")
+    else:
+        ends.append("A player who cannot move asks for a way out: the opponent must make a move that frees them "
+                    "and, if possible, forms no jare; a jare made that way removes nothing (ruling S-2).")
+    if s.ten_move_draw:
+        ends.append("With a player on three cows, ten moves without a cow shot draw the game (ruling M-1).")
+    if s.repetition_draw:
+        ends.append("The third time the same position comes up with the same player to move, the game is drawn (ruling G-3).")
+    if s.move_cap:
+        ends.append(f"{s.move_cap} moves without a capture draw the game (ruling G-3; option move_cap).")
+    out.append(("End of the game", ends))
+
+    notation = ["Placement: d2.  Slide or flight: d2-d3.  Removal: xg7."]
+    if s.jumps:
+        notation[0] += "  Jump: a1*g1."
+    out.append(("Notation", notation))
+    if game.spec.options:
+        opts = [f"--{o.name.replace('_', '-')} ({o.kind.__name__}, default {o.default!r}): {o.help}"
+                for o in game.spec.options]
+        out.append(("Options", opts))
+    return out
+
+
+def _reform_text(reform: str) -> str:
+    if reform == mills.REFORM_FREE:
+        return "A line broken and made again (out and back) removes again each time (ruling G-5)."
+    if reform == mills.REFORM_NEVER:
+        return "A line broken on a player's previous move and made again at once removes nothing (ruling G-5)."
+    if reform == mills.REFORM_UNLESS_OTHER:
+        return ("A line broken on a player's previous move and made again at once removes nothing, unless the "
+                "breaking move formed another line (ruling G-5).")
+    return ("A line may be broken and made again to remove each time, except that a line broken by a move that "
+            "formed another line removes nothing when re-formed on the very next move (ruling G-5).")
