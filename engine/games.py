@@ -22,7 +22,7 @@ def _positive(v: int) -> str | None:
     return None if v >= 0 else "must be 0 (no cap) or more"
 
 
-MOVE_CAP = Option("move_cap", int, 200, "moves without a capture before the game is drawn (0: no cap; ruling G-3)",
+MOVE_CAP = Option("move_cap", int, 200, "moves (placements aside) without a capture before a draw (0: no cap; ruling G-3)",
                   _positive)
 FLYING = Option("flying", bool, False, "a player down to three men may fly to any empty point (ruling G-6)")
 
@@ -91,7 +91,7 @@ SPECS: tuple[GameSpec, ...] = (
     GameSpec("five-mens-morris", "Five Men's Morris: 5 men on two squares; no flying",
              "mills", MillSettings("morris6", 5, reform=mills.REFORM_NEVER, **_MORRIS), (MOVE_CAP,)),
     GameSpec("three-mens-morris", "Three Men's Morris: 3 men on the 3x3 board; men fly after placing; first line wins",
-             "mills", MillSettings("three", 3, flying=mills.FLY_ALWAYS, blocked=mills.BLOCKED_LOSES, **_THREE),
+             "mills", MillSettings("three", 3, flying=mills.FLY_ALWAYS, blocked=mills.BLOCKED_PASSES, **_THREE),
              (MOVE_CAP,)),
     GameSpec("morabaraba", "Morabaraba: 12 cows each on the diagonal board; mills shoot cows, fly at three",
              "mills", MillSettings("morabaraba", 12, flying=mills.FLY_AT_THREE, reform=mills.REFORM_MORABARABA,

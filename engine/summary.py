@@ -80,7 +80,8 @@ def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
     if s.repetition_draw:
         ends.append("The third time the same position comes up with the same player to move, the game is drawn (ruling G-3).")
     if s.move_cap:
-        ends.append(f"{s.move_cap} moves without a capture draw the game (ruling G-3; option move_cap).")
+        ends.append(f"{s.move_cap} moves (placements aside) without a capture draw the game "
+                    f"(ruling G-3; option move_cap).")
     out.append(("End of the game", ends))
 
     notation = ["Placement: d2.  Slide or flight: d2-d3.  Removal: xg7."]

@@ -211,3 +211,14 @@ def test_pure_python_fallback_plays_the_same_game(monkeypatch):
     monkeypatch.setattr(mills, "_kernel", None)
     assert engine.load("nine-mens-morris").rules.quiet_core.__func__ is mills.MillRules.quiet_core_py
     assert play(11) == with_kernel
+
+
+def test_move_cap_counts_moves_not_placements():
+    # ruling G-3: the cap ends endless shuffling; six placements do not use it up
+    steps = ["a7", "d7", "a1", "a4", "g7", "g4", "g7-d4", "g4-g7"]
+    s = engine.load("tapatan", move_cap=2).new()
+    for text in steps[:7]:
+        s = s.play(text)
+        assert s.result is None, f"drawn too early, after {text}"
+    s = s.play(steps[7])
+    assert s.result is not None and s.result.draw and "2 moves" in s.result.reason

@@ -16,7 +16,7 @@ Ruling ids (``../shared/spec/rulings.md``) are cited where a choice comes from a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable
 
 from ..boards import BoardGraph, board as get_board
@@ -110,7 +110,7 @@ class MillSettings:
     shax_opening: bool = False  # S-1: no removals in placement, then the removal order
     ten_move_draw: bool = False  # M-1
     repetition_draw: bool = True  # G-3
-    move_cap: int = 200  # G-3: moves without a capture before a draw; 0 = no cap
+    move_cap: int = 200  # G-3: moves (not placements) without a capture before a draw; 0 = no cap
 
 
 class MillRules:
@@ -575,7 +575,7 @@ class MillState:
         if core is None:
             return None  # a line: removal or a win, on the general path
         men, legal, key = core
-        quiet = self.quiet + 1
+        quiet = self.quiet + (src >= 0)  # G-3/M-1 count moves, not placements
         nxt = MillState.__new__(MillState)
         nxt.rules = rules
         nxt.men = men
@@ -680,7 +680,7 @@ class MillState:
         else:
             nxt.men = _put(self.men, turn, own)
         nxt.lost = self.lost
-        nxt.quiet = self.quiet + 1
+        nxt.quiet = self.quiet + (kind != PLACE)  # G-3/M-1 count moves, not placements
         nxt.turn = turn
         formed = 0
         for lbit, lm in rules.lines_at[turn][dst]:
@@ -795,19 +795,6 @@ class MillState:
     def __repr__(self) -> str:
         pos = " ".join(f"{p}:{pc.owner}" for p, pc in sorted(self.position().items()))
         return f"<{self.rules.name} {self.phase} to_move={self.to_move} {pos}>"
-
-    def ascii(self) -> str:
-        """The position drawn as text on the 7x7 grid: 1/2 for men, '.' for an empty point."""
-        rules = self.rules
-        grid = [["   " for _ in range(7)] for _ in range(7)]
-        pos = self.position()
-        for name in rules.names:
-            x, y = rules.board.coords[name]
-            pc = pos.get(name)
-            grid[6 - int(y)][int(x)] = f" {pc.owner} " if pc else " . "
-        rows = [f"{7 - r} " + "".join(row) for r, row in enumerate(grid)]
-        rows.append("   " + "  ".join("abcdefg"))
-        return "\n".join(rows)
 
 
 def _put(values: tuple, i: int, v) -> tuple:
