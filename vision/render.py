@@ -1,0 +1,341 @@
+"""Draw a board graph and a position as an image, with OpenCV only.
+
+The renderer is the picture side of the board data in ``engine.boards``: it takes any
+``BoardGraph`` (HTJB grid boards today, other families later) and a mapping of point -> piece,
+and draws at the graph's own coordinates. Nothing here knows about a 7x7 grid; the transform
+comes from ``board.bounds()`` plus a margin, so a new family only needs its graph.
+
+Uses:
+
+* documentation pictures (``vision.docs_pictures``);
+* synthetic frames for testing the camera pipeline, which is why ``point_to_pixel`` is public:
+  tests and vision code ask the same function where a point lands instead of re-deriving it;
+* previews of LED hints (``highlights``: a coloured ring per point).
+
+Images are ``numpy`` arrays of shape (H, W, 3), dtype uint8, in OpenCV's BGR order.
+Board coordinates have y pointing up (as in the engine); image rows run down, so y is flipped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import cv2
+import numpy as np
+
+BGR = tuple[int, int, int]
+
+PLAYER_COLOURS: dict[int, BGR] = {
+    1: (236, 244, 248),  # ivory: the "white" side, read by its dark outline on a light board
+    2: (40, 34, 34),  # near-black: the "black" side, strongest contrast with both board and ivory
+    3: (40, 40, 200),  # crimson: distinct from 1 and 2 in hue, not only brightness
+    4: (190, 110, 20),  # deep blue: distinct from crimson for red-green colour-blind viewers
+}
+"""Piece colours (BGR) for players 1..4, chosen for contrast on the light board background.
+
+Players 1 and 2 follow the usual white/black convention of physical sets; 3 and 4 (four-player
+games to come) differ from those in hue and from each other in both hue and brightness.
+"""
+
+HINT_LEGAL: BGR = (60, 170, 40)  # green: a step the rules allow here
+HINT_ILLEGAL: BGR = (30, 30, 220)  # red: a change on the board the rules do not allow
+HINT_REMOVABLE: BGR = (0, 140, 255)  # orange: a piece that may be taken
+"""Suggested ``highlights`` colours, matching what the LEDs will show on the physical board."""
+
+_FONT = cv2.FONT_HERSHEY_SIMPLEX
+_AA = cv2.LINE_AA
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """How a board is drawn. Sizes are in pixels except ``unit_px``, pixels per board unit.
+
+    The defaults suit the HTJB boards (neighbouring spots one unit apart): a piece's radius is
+    about a third of the spacing, so neighbouring pieces and their labels stay apart, and the
+    margin leaves room for the labels of the outermost points. A family whose coordinates use
+    other units passes its own style.
+    """
+
+    unit_px: float = 80.0
+    margin_px: int = 56
+    background: BGR = (176, 212, 232)  # light wood
+    line_colour: BGR = (40, 62, 92)  # dark brown ink
+    line_width: int = 3
+    point_radius: int = 6
+    piece_radius: int = 27
+    piece_outline: BGR = (25, 25, 25)
+    outline_width: int = 2
+    label_colour: BGR = (50, 50, 50)
+    label_scale: float = 0.45
+    highlight_width: int = 4
+    title_colour: BGR = (20, 20, 20)
+    title_scale: float = 0.7
+    labels: bool = True
+
+
+DEFAULT_STYLE = BoardStyle()
+
+
+# ---------------------------------------------------------------------------- geometry
+def _title_lines(title: str | None) -> list[str]:
+    return title.split("\n") if title else []
+
+
+def _header_px(title: str | None, style: BoardStyle) -> int:
+    """Height of the band above the board reserved for the title (0 without a title)."""
+    n = len(_title_lines(title))
+    if n == 0:
+        return 0
+    (_, h), base = cv2.getTextSize("Ag", _FONT, style.title_scale, 2)
+    return n * (h + base + 8) + 8
+
+
+def image_size(board, style: BoardStyle | None = None, *, title: str | None = None) -> tuple[int, int]:
+    """(width, height) in pixels of ``render_board(board, style=style, title=title)``."""
+    style = style or DEFAULT_STYLE
+    x0, y0, x1, y1 = board.bounds()
+    width = round((x1 - x0) * style.unit_px) + 2 * style.margin_px
+    height = round((y1 - y0) * style.unit_px) + 2 * style.margin_px + _header_px(title, style)
+    return width, height
+
+
+def point_to_pixel(board, name: str, style: BoardStyle | None = None, *,
+                   title: str | None = None) -> tuple[int, int]:
+    """Pixel (column, row) where ``render_board`` draws point ``name``.
+
+    Pass the same ``style`` and ``title`` as to ``render_board``: a title adds a band at the top,
+    which moves the board down. Raises ValueError for a point the board does not have.
+    """
+    style = style or DEFAULT_STYLE
+    if name not in board.coords:
+        raise ValueError(f"board {board.name} has no point {name!r}")
+    x0, _, _, y1 = board.bounds()
+    x, y = board.coords[name]
+    col = style.margin_px + (x - x0) * style.unit_px
+    row = _header_px(title, style) + style.margin_px + (y1 - y) * style.unit_px
+    return round(col), round(row)
+
+
+# ---------------------------------------------------------------------------- pieces
+def _owner_and_kind(piece: Any) -> tuple[int, str]:
+    """Accept an engine ``Piece`` (or anything with ``.owner``) or a plain int owner."""
+    if isinstance(piece, (int, np.integer)) and not isinstance(piece, bool):
+        return int(piece), "man"
+    owner = getattr(piece, "owner", None)
+    if owner is None:
+        raise ValueError(f"cannot draw {piece!r}: give a Piece (owner, kind) or an int owner")
+    return int(owner), str(getattr(piece, "kind", "man") or "man")
+
+
+def _player_colour(owner: int) -> BGR:
+    try:
+        return PLAYER_COLOURS[owner]
+    except KeyError:
+        raise ValueError(f"no colour for player {owner}; players are {min(PLAYER_COLOURS)}.."
+                         f"{max(PLAYER_COLOURS)}") from None
+
+
+def _draw_man(img: np.ndarray, c: tuple[int, int], colour: BGR, style: BoardStyle) -> None:
+    r = style.piece_radius
+    cv2.circle(img, c, r, colour, -1, _AA)
+    cv2.circle(img, c, r, style.piece_outline, style.outline_width, _AA)
+    # An inner ring in a shifted shade makes even a near-black piece read as a raised piece,
+    # not as a hole in the board.
+    inner = tuple(int(v) for v in np.clip(np.array(colour) + (40 if sum(colour) < 384 else -40), 0, 255))
+    cv2.circle(img, c, round(r * 0.62), inner, 2, _AA)
+
+
+def _draw_gem(img: np.ndarray, c: tuple[int, int], colour: BGR, style: BoardStyle) -> None:
+    r = style.piece_radius
+    pts = np.array([(c[0], c[1] - r), (c[0] + r, c[1]), (c[0], c[1] + r), (c[0] - r, c[1])], np.int32)
+    cv2.fillConvexPoly(img, pts, colour, _AA)
+    cv2.polylines(img, [pts], True, style.piece_outline, style.outline_width, _AA)
+
+
+def _draw_ring(img: np.ndarray, c: tuple[int, int], colour: BGR, style: BoardStyle) -> None:
+    r = style.piece_radius
+    band = max(4, r // 3)
+    cv2.circle(img, c, r - band // 2, colour, band, _AA)
+    cv2.circle(img, c, r, style.piece_outline, style.outline_width, _AA)
+    cv2.circle(img, c, r - band, style.piece_outline, style.outline_width, _AA)
+
+
+def _draw_other(img: np.ndarray, c: tuple[int, int], colour: BGR, style: BoardStyle, kind: str) -> None:
+    """A kind with no shape of its own: a man marked with the kind's first letter."""
+    cv2.circle(img, c, style.piece_radius, colour, -1, _AA)
+    cv2.circle(img, c, style.piece_radius, style.piece_outline, style.outline_width, _AA)
+    ink = (255, 255, 255) if sum(colour) < 384 else (0, 0, 0)
+    _put_centred(img, kind[:1].upper() or "?", c, 0.7, ink, 2)
+
+
+_SHAPES = {"man": _draw_man, "gem": _draw_gem, "ring": _draw_ring}
+
+
+def draw_piece(img: np.ndarray, centre: tuple[int, int], owner: int, kind: str = "man",
+               style: BoardStyle | None = None) -> None:
+    """Draw one piece in place; ``kind`` picks the shape (man, gem, ring; others get a letter)."""
+    style = style or DEFAULT_STYLE
+    colour = _player_colour(owner)
+    shape = _SHAPES.get(kind)
+    if shape is None:
+        _draw_other(img, centre, colour, style, kind)
+    else:
+        shape(img, centre, colour, style)
+
+
+# ---------------------------------------------------------------------------- text
+def _put_centred(img: np.ndarray, text: str, centre: tuple[float, float], scale: float,
+                 colour: BGR, thickness: int = 1) -> None:
+    (w, h), _ = cv2.getTextSize(text, _FONT, scale, thickness)
+    org = (round(centre[0] - w / 2), round(centre[1] + h / 2))
+    cv2.putText(img, text, org, _FONT, scale, colour, thickness, _AA)
+
+
+def _label_direction(board, name: str) -> tuple[float, float]:
+    """Unit vector (image axes) pointing where a label clashes least with the point's edges.
+
+    Of eight compass directions, take the one furthest in angle from every edge at the point;
+    ties go to the direction pointing away from the board's centre (labels then sit outside the
+    figure), then to the lower right. Works for any graph, including one without edges.
+    """
+    px, py = board.coords[name]
+    edge_angles = []
+    for other in board.neighbours.get(name, ()):
+        ox, oy = board.coords[other]
+        edge_angles.append(math.atan2(-(oy - py), ox - px))  # image axes: y down
+    x0, y0, x1, y1 = board.bounds()
+    out = (px - (x0 + x1) / 2, -(py - (y0 + y1) / 2))
+
+    def score(angle: float) -> tuple[float, float, float]:
+        clearance = min((abs(math.remainder(angle - e, math.tau)) for e in edge_angles), default=math.pi)
+        outward = math.cos(angle) * out[0] + math.sin(angle) * out[1]
+        lower_right = math.cos(angle - math.pi / 4)
+        return (round(clearance, 6), round(outward, 6), lower_right)
+
+    candidates = [math.pi / 4 + k * math.pi / 2 for k in range(4)] + [k * math.pi / 2 for k in range(4)]
+    best = max(candidates, key=score)
+    return math.cos(best), math.sin(best)
+
+
+def _draw_label(img: np.ndarray, board, name: str, centre: tuple[int, int], style: BoardStyle) -> None:
+    """Point name beside the point, outside the piece, on a small patch of board colour.
+
+    The patch keeps the label legible where it crosses a line.
+    """
+    (w, h), base = cv2.getTextSize(name, _FONT, style.label_scale, 1)
+    dx, dy = _label_direction(board, name)
+    # Distance from the point to the label box centre so the box just clears the piece.
+    half = abs(dx) * w / 2 + abs(dy) * (h + base) / 2
+    dist = style.piece_radius + 3 + half
+    cx, cy = centre[0] + dx * dist, centre[1] + dy * dist
+    top_left = (round(cx - w / 2) - 2, round(cy - h / 2) - 2)
+    bottom_right = (round(cx + w / 2) + 2, round(cy + h / 2) + base)
+    cv2.rectangle(img, top_left, bottom_right, style.background, -1)
+    _put_centred(img, name, (cx, cy), style.label_scale, style.label_colour, 1)
+
+
+def _draw_title(img: np.ndarray, title: str, style: BoardStyle) -> None:
+    """Title lines across the top band, shrunk to fit the image width if need be."""
+    y = 8
+    for line in _title_lines(title):
+        scale = style.title_scale
+        (w, h), base = cv2.getTextSize(line, _FONT, scale, 2)
+        limit = img.shape[1] - 16
+        if w > limit:
+            scale *= limit / w
+        w = cv2.getTextSize(line, _FONT, scale, 2)[0][0]
+        y += h + base + 8
+        cv2.putText(img, line, ((img.shape[1] - w) // 2, y - base), _FONT, scale, style.title_colour, 2, _AA)
+
+
+# ---------------------------------------------------------------------------- boards
+def _check_points(board, names, what: str) -> None:
+    unknown = [p for p in names if p not in board.coords]
+    if unknown:
+        raise ValueError(f"{what} names point(s) {', '.join(map(str, unknown))} "
+                         f"that board {board.name} does not have")
+
+
+def render_board(board, position: Mapping[str, Any] | None = None, *,
+                 highlights: Mapping[str, BGR] | None = None, style: BoardStyle | None = None,
+                 labels: bool = True, title: str | None = None) -> np.ndarray:
+    """Draw ``board`` with ``position`` on it and return a BGR uint8 image.
+
+    ``position`` maps point names to an engine ``Piece`` (or anything with ``.owner`` and
+    ``.kind``) or to a plain int owner. ``highlights`` maps point names to a BGR colour, drawn as
+    a ring round the point, as the LEDs would light it. Labels are drawn when both ``labels`` and
+    ``style.labels`` are true; ``title`` (may contain newlines) goes in a band at the top.
+    Unknown points in ``position`` or ``highlights`` raise ValueError: a misspelt point would
+    otherwise vanish silently from the picture.
+    """
+    style = style or DEFAULT_STYLE
+    position = dict(position or {})
+    highlights = dict(highlights or {})
+    _check_points(board, position, "position")
+    _check_points(board, highlights, "highlights")
+    width, height = image_size(board, style, title=title)
+    img = np.empty((height, width, 3), np.uint8)
+    img[:] = style.background
+
+    def at(name: str) -> tuple[int, int]:
+        return point_to_pixel(board, name, style, title=title)
+
+    for a, b in board.edges:
+        cv2.line(img, at(a), at(b), style.line_colour, style.line_width, _AA)
+    for name in board.points:
+        cv2.circle(img, at(name), style.point_radius, style.line_colour, -1, _AA)
+    for name, colour in highlights.items():
+        radius = style.piece_radius + style.highlight_width // 2 + 3
+        cv2.circle(img, at(name), radius, tuple(int(v) for v in colour), style.highlight_width, _AA)
+    for name, piece in position.items():
+        owner, kind = _owner_and_kind(piece)
+        draw_piece(img, at(name), owner, kind, style)
+    if labels and style.labels:
+        for name in board.points:
+            _draw_label(img, board, name, at(name), style)
+    if title:
+        _draw_title(img, title, style)
+    return img
+
+
+def describe_state(state) -> str:
+    """One line saying whose turn it is and in which phase, or how the game ended."""
+    result = getattr(state, "result", None)
+    if result is not None:
+        if result.winner is None:
+            return f"draw: {result.reason}"
+        return f"player {result.winner} wins: {result.reason}"
+    return f"player {state.to_move} to move, {state.phase}"
+
+
+def render_state(game, state, *, title: str | None = None, **kw: Any) -> np.ndarray:
+    """Render ``state`` of ``game`` on its board, titled with the game name and a caption.
+
+    The caption is ``describe_state(state)``; other keywords go to ``render_board``. Note the
+    title band: use ``point_to_pixel(..., title=...)`` with the same title text to locate points.
+    """
+    return render_board(game.board, state.position(), title=state_title(game, state, title), **kw)
+
+
+def state_title(game, state, title: str | None = None) -> str:
+    """The title ``render_state`` draws, so callers can pass it to ``point_to_pixel``."""
+    heading = title if title is not None else getattr(game, "name", "")
+    return "\n".join(t for t in (heading, describe_state(state)) if t)
+
+
+def save_png(image: np.ndarray, path: str | Path) -> Path:
+    """Write ``image`` as a PNG at ``path`` (parent folders are created); returns the path.
+
+    ``cv2.imwrite`` reports failure only by returning False, so it is turned into an OSError
+    here rather than leaving a missing file to be found later.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".png":
+        raise ValueError(f"{path}: save_png writes .png files only")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), image):
+        raise OSError(f"could not write image to {path}")
+    return path
