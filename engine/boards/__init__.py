@@ -1,18 +1,35 @@
-"""Board geometry for every game family, as validated data (see ``graph.BoardGraph``)."""
+"""Board geometry for every game family, as validated data (see ``graph.BoardGraph``).
+
+HTJB boards are fixed graphs; Brain Hanky boards are generated from their size and wrap flags
+(``brain_hanky.brain_hanky_board``) and registered here under their default names.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from .brain_hanky import BrainHankyBoard, brain_hanky_board
 from .graph import BoardError, BoardGraph
 from .htjb import HOME_RANKS, build_all as _build_htjb
 
-__all__ = ["BoardError", "BoardGraph", "HOME_RANKS", "board", "board_names"]
+__all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "HOME_RANKS", "board", "board_names",
+           "brain_hanky_board"]
+
+# Default Brain Hanky boards by name: plain, periodic, orange-only periodic, 4x expanded.
+_BRAIN_HANKY = {
+    "brain-hanky-6": (6, False, None),
+    "brain-hanky-6-periodic": (6, True, None),
+    "brain-hanky-6-orange-periodic": (6, True, False),
+    "brain-hanky-12-periodic": (12, True, None),
+}
 
 
 @lru_cache(maxsize=None)
 def _registry() -> dict[str, BoardGraph]:
-    return dict(_build_htjb())
+    boards = dict(_build_htjb())
+    for name, args in _BRAIN_HANKY.items():
+        boards[name] = brain_hanky_board(*args).graph
+    return boards
 
 
 def board(name: str) -> BoardGraph:

@@ -21,8 +21,17 @@ class BoardError(ValueError):
     """Board data that does not describe a consistent graph."""
 
 
-def _direction(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+def wrapped_delta(a: tuple[float, float], b: tuple[float, float], period: float | None) -> tuple[float, float]:
+    """b - a, taken the short way round on a board whose axes wrap with ``period`` (None: flat)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
+    if period:
+        dx = (dx + period / 2) % period - period / 2
+        dy = (dy + period / 2) % period - period / 2
+    return dx, dy
+
+
+def _direction(a: tuple[float, float], b: tuple[float, float], period: float | None = None) -> tuple[float, float]:
+    dx, dy = wrapped_delta(a, b, period)
     length = (dx * dx + dy * dy) ** 0.5
     return (dx / length, dy / length)
 
@@ -43,6 +52,7 @@ class BoardGraph:
     edges: tuple[tuple[str, str], ...]
     lines: tuple[tuple[str, ...], ...]
     description: str = ""
+    period: float | None = None  # both axes wrap modulo this (periodic boards); None: a flat board
     # Derived tables, filled by __post_init__.
     index: dict[str, int] = field(init=False, repr=False, compare=False)
     neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
@@ -79,9 +89,9 @@ class BoardGraph:
             for a, b in zip(line, line[1:]):
                 if frozenset((a, b)) not in seen:
                     raise BoardError(f"{self.name}: line {'-'.join(line)} uses {a}-{b}, which is not an edge")
-            d0 = _direction(self.coords[line[0]], self.coords[line[1]])
+            d0 = _direction(self.coords[line[0]], self.coords[line[1]], self.period)
             for a, b in zip(line[1:], line[2:]):
-                d = _direction(self.coords[a], self.coords[b])
+                d = _direction(self.coords[a], self.coords[b], self.period)
                 if not (isclose(d[0], d0[0], abs_tol=1e-9) and isclose(d[1], d0[1], abs_tol=1e-9)):
                     raise BoardError(f"{self.name}: line {'-'.join(line)} is not straight")
         jumps = []
@@ -90,8 +100,8 @@ class BoardGraph:
                 for b in neighbours[over]:
                     if a == b:
                         continue
-                    d1 = _direction(self.coords[a], self.coords[over])
-                    d2 = _direction(self.coords[over], self.coords[b])
+                    d1 = _direction(self.coords[a], self.coords[over], self.period)
+                    d2 = _direction(self.coords[over], self.coords[b], self.period)
                     if isclose(d1[0], d2[0], abs_tol=1e-9) and isclose(d1[1], d2[1], abs_tol=1e-9):
                         jumps.append((a, over, b))
         object.__setattr__(self, "index", index)
