@@ -25,9 +25,25 @@ class Record:
     game: str
     options: dict[str, Any] = field(default_factory=dict)
     steps: list[str] = field(default_factory=list)
+    chooser: list[int] | None = None  # Brain Hanky's move chooser: the k drawn for each turn
 
     def as_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "options": dict(self.options), "steps": list(self.steps)}
+        out = {"game": self.game, "options": dict(self.options), "steps": list(self.steps)}
+        if self.chooser is not None:
+            out["chooser"] = list(self.chooser)
+        return out
+
+    def new_state(self, game: engine.Game):
+        """The start state, with the recorded move-chooser draws where the game uses them."""
+        if getattr(game.settings, "move_chooser", False):
+            if self.chooser is None:
+                raise RecordError(f"{game.name} with move_chooser needs the drawn k values: "
+                                  f"add \"chooser\": [2, 3, 1, ...] to the record")
+            try:
+                return game.new(chooser=self.chooser)
+            except ValueError as exc:
+                raise RecordError(str(exc)) from None
+        return game.new()
 
     def load_game(self) -> engine.Game:
         try:
@@ -54,7 +70,11 @@ def parse_record(data: Any, source: str = "record") -> Record:
     steps = data.get("steps", [])
     if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
         raise RecordError(f"{source}: \"steps\" must be a list of step texts such as [\"d2\", \"d6\"]")
-    return Record(game, dict(options), list(steps))
+    chooser = data.get("chooser")
+    if chooser is not None and (not isinstance(chooser, list) or not all(
+            isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 3 for k in chooser)):
+        raise RecordError(f"{source}: \"chooser\" must be a list of move counts 1-3 such as [2, 3, 1]")
+    return Record(game, dict(options), list(steps), chooser)
 
 
 def load_record(path: str | os.PathLike[str]) -> Record:
@@ -113,13 +133,13 @@ class Replay:
             "result": st.result.as_dict() if st.result else None,
             "position": {p: pc.owner for p, pc in sorted(st.position().items())},
             "legal_steps": sorted(str(s) for s in st.legal_steps()),
-        }
+        } | ({"chooser": st.chooser_draws()} if hasattr(st, "chooser_draws") and st.chooser_draws() else {})
 
 
 def replay(record: Record) -> Replay:
     """Play the record's steps from the start, stopping at the first illegal one."""
     game = record.load_game()
-    state = game.new()
+    state = record.new_state(game)
     for i, text in enumerate(record.steps):
         try:
             state = state.play(text)

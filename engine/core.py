@@ -10,7 +10,9 @@ Notation (``str(step)``), which ``parse_step`` reads back exactly:
 kind         text                meaning
 ===========  ==================  ============================================
 place        ``d2``              put a piece from hand on d2
+cluster      ``Oc3``             Brain Hanky: a gem and four rings on square Oc3
 move         ``d2-d3``           slide along an edge, or fly (same text)
+                                 Brain Hanky: ``Oc3.n-Oc3.e``, a string move lists its whole path
 jump         ``a1*g1*g7``        leap over a piece to each landing in turn
 remove       ``xg7``             take the opponent piece on g7 off the board
 ===========  ==================  ============================================
@@ -21,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
-PLACE, MOVE, JUMP, REMOVE = "place", "move", "jump", "remove"
+PLACE, MOVE, JUMP, REMOVE, CLUSTER = "place", "move", "jump", "remove", "cluster"
 
 
 class IllegalStep(ValueError):
@@ -50,7 +52,9 @@ class Step(str):
     reads naturally in tests. Instances are interned per game, built once and handed out.
 
     ``src`` is the starting point (None for a placement or removal), ``dst`` the final point (the
-    removed point for a removal), ``path`` every landing point of a jump.
+    removed point for a removal, the square for a Brain Hanky cluster), ``path`` every landing
+    point of a jump, or every point of a Brain Hanky ring move from the ring that starts it to
+    the empty point it reaches (``Ob2.s-Ob2.e-Oc2.w``).
     """
 
     kind: str
@@ -59,10 +63,10 @@ class Step(str):
     path: tuple[str, ...]
 
     def __new__(cls, kind: str, src: str | None, dst: str, path: tuple[str, ...] = ()):
-        if kind == PLACE:
+        if kind in (PLACE, CLUSTER):
             text = dst
         elif kind == MOVE:
-            text = f"{src}-{dst}"
+            text = "-".join(path) if path else f"{src}-{dst}"
         elif kind == JUMP:
             text = "*".join((src,) + tuple(path))
         elif kind == REMOVE:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from .boards import BoardGraph
 from .core import BadOption, Option, UnknownGame, resolve_options
 from .rules import mills
+from .rules.brain_hanky import HankyRules, HankySettings
 from .rules.mills import MillRules, MillSettings
 
 
@@ -49,7 +50,11 @@ class Game:
         if "move_cap" in options:
             settings = replace(settings, move_cap=options["move_cap"])
         self.settings = settings
-        self.rules = MillRules(spec.name, settings)
+        family = FAMILIES[spec.family]
+        try:
+            self.rules = family(spec.name, settings)
+        except ValueError as exc:
+            raise BadOption(f"{spec.name}: {exc}") from None
 
     @property
     def board(self) -> BoardGraph:
@@ -59,8 +64,9 @@ class Game:
     def players(self) -> int:
         return self.settings.players
 
-    def new(self):
-        return self.rules.new()
+    def new(self, **kwargs):
+        """The start state. Brain Hanky with ``move_chooser`` takes ``chooser=`` (draws or an RNG)."""
+        return self.rules.new(**kwargs)
 
     def parse(self, text: str):
         return self.rules.parse(text)
@@ -73,6 +79,52 @@ class Game:
 def _seven_flying(settings: MillSettings, options: dict[str, Any]) -> MillSettings:
     return replace(settings, flying=mills.FLY_AT_THREE if options["flying"] else mills.FLY_NEVER)
 
+
+def _hanky_options(settings: HankySettings, o: dict[str, Any]) -> HankySettings:
+    """Options -> settings for the Brain Hanky games (BH-1, BH-2, BH-8)."""
+    players = o.get("players", settings.players)
+    expanded = o.get("expanded", False)
+    if players >= 5 and not expanded:
+        raise BadOption("five or six players need the 4x expanded board (--expanded)")
+    size = o.get("size", settings.size) * (2 if expanded else 1)
+    periodic = settings.periodic or o.get("periodic", False) or expanded
+    sides = 2 if players == 4 else players
+    gems = o.get("gems") or (14 if sides == 2 else 12)
+    if gems % 2:
+        raise BadOption(f"gems must be even (one cluster per web each turn, BH-2), not {gems}")
+    return replace(
+        settings, players=players, size=size, periodic=periodic, gems=gems,
+        ring_capture=o.get("ring_capture", settings.ring_capture), scoring=o.get("scoring", False),
+        extra_move=o.get("extra_move", False), move_chooser=o.get("move_chooser", False),
+        orange_periodic_only=o.get("orange_periodic_only", False),
+    )
+
+
+def _between(lo: int, hi: int) -> Callable[[int], str | None]:
+    return lambda v: None if lo <= v <= hi else f"must be {lo} to {hi}"
+
+
+HANKY_COMMON = (
+    Option("size", int, 6, "cells per side of the bandanna (BH-1)", _between(2, 13)),
+    Option("expanded", bool, False, "the 4x expanded board: 2N x 2N, periodic (for 5-6 players)"),
+    Option("extra_move", bool, False, "a capture adds one move to the turn instead of a whole extra turn (BH-6)"),
+    Option("move_chooser", bool, False, "each turn has 1-3 moves, drawn by the move chooser (BH-6)"),
+    MOVE_CAP,
+)
+HANKY_OPTIONS = (
+    Option("players", int, 2, "2 or 3 players, 4 in two teams, 5-6 on the expanded board (BH-8)", _between(2, 6)),
+    Option("gems", int, 0, "gems per player, even (0: 14 for two sides, 12 for more; BH-2)", _between(0, 100)),
+    Option("periodic", bool, False, "the board wraps at its edges (BH-1)"),
+    Option("ring_capture", bool, False, "alternate rules: eight rings on an octagon capture the rings inside (BH-7)"),
+    Option("scoring", bool, False, "score 1 per captured ring and 5 per gem; most points wins (BH-7)"),
+) + HANKY_COMMON
+GEMLESS_OPTIONS = (
+    Option("players", int, 2, "2 or 3 players", _between(2, 3)),
+) + HANKY_COMMON
+BATTLE_OPTIONS = (
+    Option("ring_capture", bool, False, "alternate rules: eight rings on an octagon capture the rings inside (BH-7)"),
+    Option("orange_periodic_only", bool, False, "only the orange web wraps at the edges (variation)"),
+) + HANKY_COMMON
 
 HOME_START = (("a1", 1), ("d1", 1), ("g1", 1), ("a7", 2), ("d7", 2), ("g7", 2))
 SABR_START = (("a1", 1), ("d1", 2), ("g1", 1), ("a7", 2), ("d7", 1), ("g7", 2))
@@ -119,6 +171,18 @@ SPECS: tuple[GameSpec, ...] = (
              "mills", MillSettings("three", 3, start=SABR_START, home_rank_counts=False, jumps=True,
                                    blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
 )
+
+SPECS += (
+    GameSpec("brain-hanky", "Brain Hanky: clusters on two webs, string moves, capture every opponent gem",
+             "brain-hanky", HankySettings(), HANKY_OPTIONS, _hanky_options),
+    GameSpec("brain-hanky-gemless", "Brain Hanky without gems: capture rings until an opponent has fewer than 8",
+             "brain-hanky", HankySettings(periodic=True, gemless=True, ring_capture=True), GEMLESS_OPTIONS,
+             _hanky_options),
+    GameSpec("brain-hanky-battle-lines", "Brain Hanky from a fixed battle-line start on the periodic board",
+             "brain-hanky", HankySettings(periodic=True, battle_lines=True), BATTLE_OPTIONS, _hanky_options),
+)
+
+FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules}
 
 _BY_NAME = {spec.name: spec for spec in SPECS}
 

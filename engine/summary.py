@@ -13,6 +13,19 @@ from .rules.mills import MillSettings
 
 def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
     """Sections of (heading, bullet lines) describing ``game`` with its options."""
+    if game.spec.family == "brain-hanky":
+        return _hanky_summary(game)
+    return _mill_summary(game)
+
+
+def _options_section(game: Game) -> list[tuple[str, list[str]]]:
+    if not game.spec.options:
+        return []
+    return [("Options", [f"--{o.name.replace('_', '-')} ({o.kind.__name__}, default {o.default!r}): {o.help}"
+                         for o in game.spec.options])]
+
+
+def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
     s: MillSettings = game.settings
     b = game.board
     out: list[tuple[str, list[str]]] = []
@@ -88,11 +101,82 @@ def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
     if s.jumps:
         notation[0] += "  Jump: a1*g1."
     out.append(("Notation", notation))
-    if game.spec.options:
-        opts = [f"--{o.name.replace('_', '-')} ({o.kind.__name__}, default {o.default!r}): {o.help}"
-                for o in game.spec.options]
-        out.append(("Options", opts))
-    return out
+    return out + _options_section(game)
+
+
+def _hanky_summary(game: Game) -> list[tuple[str, list[str]]]:
+    s = game.settings
+    hb = game.rules.hboard
+    sides = s.sides
+    kind = ("periodic: both webs wrap at the edges" if s.periodic and not s.orange_periodic_only
+            else "the orange web wraps at the edges, the blue web does not" if s.orange_periodic_only
+            else "plain: the webs end at the cloth's edges")
+    setup = [f"Board: {s.size}x{s.size} cells, {kind} (BH-1); {len(hb.whole_squares['O'])} orange and "
+             f"{len(hb.whole_squares['B'])} blue squares can hold a cluster."]
+    if s.players == 4:
+        setup.append("Four players in two teams sharing a colour; turns go A1, B1, A2, B2; partners' rings "
+                     "never block each other (BH-8).")
+    else:
+        setup.append(f"{s.players} players, one colour each; player 1 starts.")
+    per_web = s.clusters_per_web
+    if s.gemless:
+        setup.append(f"Each player has {s.gemless_rings} rings and no gems (BH-9).")
+    else:
+        setup.append(f"Each side has {s.gems} gems and {4 * s.gems} rings (BH-2).")
+    if s.battle_lines:
+        setup.append("Battle Lines: every cluster starts in a fixed formation and Phase II begins at once "
+                     "(BH-10; the squares are shown in docs/brain-hanky.md).")
+    else:
+        what = "four rings on the four empty points of a whole square" if s.gemless else \
+            "a gem on a whole empty square and four rings on its four points"
+        setup.append(f"Phase I: a turn places two clusters ({what}), one on each web, in either order; "
+                     f"{per_web} clusters per web each. A web with no room skips its half (BH-2).")
+    out = [("Set-up and Phase I", setup)]
+    moves = [
+        f"Phase II: a turn is {'1 to 3 moves, drawn by the move chooser' if s.move_chooser else str(s.moves_per_turn) + ' moves'}"
+        f" spread over the webs in any way; the same ring may move more than once; all must be made while "
+        f"any move is possible (BH-6).",
+        "A move takes one of your rings along a line of its web to an empty neighbouring point, or pushes a "
+        "string: a chain of occupied points (any colours) starting with your ring, every ring stepping one "
+        "place along the chain into the empty point at its end; the rings keep their order (BH-3).",
+        "No ring may cross a bridge whose crossing bridge on the other web has hostile rings on both ends; "
+        "this holds for every ring in a string, so an opponent ring cannot be pushed between two of yours "
+        "either (BH-4).",
+        "A player with no move passes; if no one can move the game is drawn (G-2).",
+    ]
+    out.append(("Phase II: moving rings", moves))
+    caps = []
+    if not s.gemless:
+        caps.append("After each move, every opponent gem whose four points all hold the mover's rings is "
+                    "captured; the rings stay (BH-5).")
+        if s.extra_move:
+            caps.append("Each capturing move adds one move to the current turn (BH-6 variant).")
+        else:
+            caps.append("A turn that captured a gem is followed by one extra turn for the same player (BH-6).")
+    if s.ring_capture or s.gemless:
+        caps.append("Eight of your rings on an octagon capture the opponent rings on the square of the other web "
+                    "inside it; a gem there stays" + (" (BH-7)." if not s.gemless else
+                                                      "; a capture in Phase II earns an extra turn, in Phase I "
+                                                      "it does not (BH-9)."))
+    out.append(("Captures", caps))
+    ends = []
+    if s.gemless:
+        ends.append("A player whose opponent is left with fewer than eight rings wins (BH-9).")
+    else:
+        ends.append("Capture every opponent gem to win.")
+        if sides == 3:
+            ends.append("Three players: when one is out, the two left compare captured gems and the larger pile "
+                        "wins; on a tie, the next gem capture wins (BH-8).")
+    if s.scoring:
+        ends.append("Scoring: 1 point per captured ring, 5 per gem; the most points wins when the game ends (BH-7).")
+    if s.repetition_draw:
+        ends.append("The third time the same position comes up with the same player to move, the game is drawn (G-3).")
+    if s.move_cap:
+        ends.append(f"{s.move_cap} Phase II moves without a capture draw the game (G-3; option move_cap).")
+    out.append(("End of the game", ends))
+    out.append(("Notation", ["Cluster: the square, e.g. Oc3.  Move: the path of points from your ring to the "
+                             "empty point, e.g. Oc3.n-Oc3.e, or Ob2.s-Ob2.e-Oc2.w-Oc2.n for a string of three."]))
+    return out + _options_section(game)
 
 
 def _reform_text(reform: str) -> str:

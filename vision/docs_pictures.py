@@ -2,7 +2,9 @@
 
     python -m vision.docs_pictures OUT_DIR
 
-writes ``OUT_DIR/<board>.png`` for every board graph (empty, with point names) and
+writes ``OUT_DIR/<board>.png`` for every board graph (empty, with point names),
+``OUT_DIR/brain-hanky-<variant>.png`` for the four Brain Hanky boards (plain, periodic,
+orange-periodic, expanded; both webs in colour, square names at the gem spots) and
 ``OUT_DIR/game-<game>.png`` for every game, showing a mid-game position. The positions come from
 a fixed seed and a fixed number of steps, so the pictures only change when the rules or the
 renderer do, and a changed picture in a diff means one of those changed.
@@ -11,13 +13,15 @@ renderer do, and a changed picture in a diff means one of those changed.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
 import engine
-from engine.boards import board, board_names
+from engine.boards import board, board_names, brain_hanky_board
 
 from .render import render_board, render_state, save_png
+from .render_hanky import render_hanky
 
 SEED = 2024
 STEPS = 12
@@ -38,11 +42,57 @@ def sample_state(game, steps: int = STEPS, seed: int = SEED):
     return state
 
 
-def write_board_pictures(out_dir: Path) -> list[Path]:
+HANKY_VARIANTS: dict[str, tuple] = {
+    "plain": (6, False),
+    "periodic": (6, True),
+    "orange-periodic": (6, True, False),
+    "expanded": (12, True),  # the 4x expanded board: four boards side by side, 2N x 2N, periodic
+}
+"""Brain Hanky boards pictured by ``write_hanky_pictures``: variant -> ``brain_hanky_board`` args."""
+
+_HANKY_NAME = re.compile(r"brain-hanky-(\d+)(-periodic|-orange-periodic)?")
+
+
+def _hanky_board(name: str):
+    """The Brain Hanky board behind registry name ``name`` (see ``BoardGraph.name``), or None."""
+    m = _HANKY_NAME.fullmatch(name)
+    if m is None:
+        return None
+    wrap = m.group(2) or ""
+    return brain_hanky_board(int(m.group(1)), bool(wrap), None if wrap != "-orange-periodic" else False)
+
+
+def _hanky_title(hboard) -> str:
+    return f"{hboard.name}: {hboard.graph.description}"
+
+
+def write_hanky_pictures(out_dir: Path) -> list[Path]:
+    """``OUT_DIR/brain-hanky-<variant>.png``: each Brain Hanky board, empty, with its square names."""
     written = []
+    for variant, args in HANKY_VARIANTS.items():
+        hboard = brain_hanky_board(*args)
+        image = render_hanky(hboard, labels=True, title=_hanky_title(hboard))
+        written.append(save_png(image, out_dir / f"brain-hanky-{variant}.png"))
+    return written
+
+
+def write_board_pictures(out_dir: Path) -> list[Path]:
+    """``OUT_DIR/<board>.png`` for every board graph.
+
+    Brain Hanky boards go to ``render_hanky`` (one ink for both webs would hide which is which);
+    those among ``HANKY_VARIANTS`` are left to ``write_hanky_pictures``, which names them by variant.
+    """
+    written = []
+    pictured = {brain_hanky_board(*args).name for args in HANKY_VARIANTS.values()}
     for name in board_names():
+        hboard = _hanky_board(name)
+        if hboard is not None:
+            if name not in pictured:
+                image = render_hanky(hboard, labels=True, title=_hanky_title(hboard))
+                written.append(save_png(image, out_dir / f"{name}.png"))
+            continue
         graph = board(name)
-        image = render_board(graph, title=f"{name}: {graph.description}" if graph.description else name)
+        image = render_board(graph, title=f"{name}\n{graph.description}" if graph.description else name)
         written.append(save_png(image, out_dir / f"{name}.png"))
     return written
 
@@ -62,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m vision.docs_pictures OUT_DIR", file=sys.stderr)
         return 2
     out_dir = Path(args[0])
-    for path in write_board_pictures(out_dir) + write_game_pictures(out_dir):
+    for path in write_board_pictures(out_dir) + write_hanky_pictures(out_dir) + write_game_pictures(out_dir):
         print(f"wrote {path}")
     return 0
 

@@ -194,18 +194,20 @@ def _put_centred(img: np.ndarray, text: str, centre: tuple[float, float], scale:
     cv2.putText(img, text, org, _FONT, scale, colour, thickness, _AA)
 
 
-def _label_direction(board, name: str) -> tuple[float, float]:
-    """Unit vector (image axes) pointing where a label clashes least with the point's edges.
+def _label_direction(board, name: str) -> tuple[float, float, float]:
+    """Where a label clashes least with the point's edges: (dx, dy, clearance).
 
-    Of eight compass directions, take the one furthest in angle from every edge at the point;
-    ties go to the direction pointing away from the board's centre (labels then sit outside the
-    figure), then to the lower right. Works for any graph, including one without edges.
+    (dx, dy) is a unit vector in image axes (y down); clearance is the angle in radians between
+    it and the nearest edge (pi for a point without edges). Of sixteen compass directions, the
+    one furthest from every edge wins (sixteen, so that even the eight-way star at the centre of
+    ``three`` leaves a gap); ties go to the direction pointing away from the board's centre
+    (labels then sit outside the figure), then to the lower right. Works for any graph.
     """
     px, py = board.coords[name]
     edge_angles = []
     for other in board.neighbours.get(name, ()):
         ox, oy = board.coords[other]
-        edge_angles.append(math.atan2(-(oy - py), ox - px))  # image axes: y down
+        edge_angles.append(math.atan2(-(oy - py), ox - px))
     x0, y0, x1, y1 = board.bounds()
     out = (px - (x0 + x1) / 2, -(py - (y0 + y1) / 2))
 
@@ -215,40 +217,43 @@ def _label_direction(board, name: str) -> tuple[float, float]:
         lower_right = math.cos(angle - math.pi / 4)
         return (round(clearance, 6), round(outward, 6), lower_right)
 
-    candidates = [math.pi / 4 + k * math.pi / 2 for k in range(4)] + [k * math.pi / 2 for k in range(4)]
-    best = max(candidates, key=score)
-    return math.cos(best), math.sin(best)
+    best = max((k * math.pi / 8 for k in range(16)), key=score)
+    return math.cos(best), math.sin(best), score(best)[0]
 
 
 def _draw_label(img: np.ndarray, board, name: str, centre: tuple[int, int], style: BoardStyle) -> None:
-    """Point name beside the point, outside the piece, on a small patch of board colour.
+    """Point name beside the point, clear of its piece and edges, on a patch of board colour.
 
-    The patch keeps the label legible where it crosses a line.
+    The patch keeps the label legible should it still touch a line.
     """
     (w, h), base = cv2.getTextSize(name, _FONT, style.label_scale, 1)
-    dx, dy = _label_direction(board, name)
-    # Distance from the point to the label box centre so the box just clears the piece.
-    half = abs(dx) * w / 2 + abs(dy) * (h + base) / 2
-    dist = style.piece_radius + 3 + half
+    half_w, half_h = w / 2 + 2, (h + base) / 2 + 2  # the patch, padding included
+    dx, dy, clearance = _label_direction(board, name)
+    # Far enough along (dx, dy) that the patch clears the piece ...
+    dist = style.piece_radius + 3 + abs(dx) * half_w + abs(dy) * half_h
+    # ... and the nearest edge: half_w + half_h bounds how far the patch reaches towards a line.
+    if 1e-6 < clearance < math.pi / 2:
+        dist = max(dist, (half_w + half_h + style.line_width) / math.sin(clearance))
     cx, cy = centre[0] + dx * dist, centre[1] + dy * dist
-    top_left = (round(cx - w / 2) - 2, round(cy - h / 2) - 2)
-    bottom_right = (round(cx + w / 2) + 2, round(cy + h / 2) + base)
-    cv2.rectangle(img, top_left, bottom_right, style.background, -1)
-    _put_centred(img, name, (cx, cy), style.label_scale, style.label_colour, 1)
+    cv2.rectangle(img, (round(cx - half_w), round(cy - half_h)), (round(cx + half_w), round(cy + half_h)),
+                  style.background, -1)
+    org = (round(cx - w / 2), round(cy + (h - base) / 2))  # centres ascenders and descenders alike
+    cv2.putText(img, name, org, _FONT, style.label_scale, style.label_colour, 1, _AA)
 
 
 def _draw_title(img: np.ndarray, title: str, style: BoardStyle) -> None:
     """Title lines across the top band, shrunk to fit the image width if need be."""
     y = 8
     for line in _title_lines(title):
-        scale = style.title_scale
-        (w, h), base = cv2.getTextSize(line, _FONT, scale, 2)
+        scale, thick = style.title_scale, 2
+        (w, h), base = cv2.getTextSize(line, _FONT, scale, thick)
         limit = img.shape[1] - 16
-        if w > limit:
+        if w > limit:  # shrink a long line, and thin it so small letters stay open
             scale *= limit / w
-        w = cv2.getTextSize(line, _FONT, scale, 2)[0][0]
+            thick = 1
+        w = cv2.getTextSize(line, _FONT, scale, thick)[0][0]
         y += h + base + 8
-        cv2.putText(img, line, ((img.shape[1] - w) // 2, y - base), _FONT, scale, style.title_colour, 2, _AA)
+        cv2.putText(img, line, ((img.shape[1] - w) // 2, y - base), _FONT, scale, style.title_colour, thick, _AA)
 
 
 # ---------------------------------------------------------------------------- boards
@@ -316,7 +321,22 @@ def render_state(game, state, *, title: str | None = None, **kw: Any) -> np.ndar
 
     The caption is ``describe_state(state)``; other keywords go to ``render_board``. Note the
     title band: use ``point_to_pixel(..., title=...)`` with the same title text to locate points.
+
+    A game whose rules carry a Brain Hanky board (``game.rules.hboard``) is drawn by
+    ``vision.render_hanky.render_hanky`` instead, with both webs in colour and the capture piles
+    (``state.piles_by_side()``, if the state has it); ``highlights``, ``labels`` and ``unit_px``
+    go to it, a ``style`` (an HTJB ``BoardStyle``) does not apply there and is ignored.
     """
+    hboard = getattr(getattr(game, "rules", None), "hboard", None)
+    if hboard is not None:
+        from .render_hanky import render_hanky  # imported here: render_hanky imports this module
+
+        piles = getattr(state, "piles_by_side", None)
+        if callable(piles):
+            piles = piles()
+        hanky_kw = {k: v for k, v in kw.items() if k in ("highlights", "labels", "unit_px")}
+        return render_hanky(hboard, state.position(), piles=piles, title=state_title(game, state, title),
+                            **hanky_kw)
     return render_board(game.board, state.position(), title=state_title(game, state, title), **kw)
 
 

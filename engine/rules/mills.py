@@ -21,6 +21,7 @@ from typing import Iterable
 
 from ..boards import BoardGraph, board as get_board
 from ..core import JUMP, MOVE, PLACE, REMOVE, IllegalStep, Piece, Result, Step, parse_step_text
+from .history import History, record as _record
 
 # What a completed line does.
 LINE_REMOVES = "remove"  # a mill/pillar/jare: the maker removes an opponent piece
@@ -56,38 +57,6 @@ _HIGH = tuple(tuple(i + _CHUNK for i in t) for t in _LOW)
 def _bits(mask: int) -> tuple[int, ...]:
     """Point indices set in ``mask`` (boards of up to 26 points), via two table look-ups."""
     return _LOW[mask & _MASK] + _HIGH[mask >> _CHUNK]
-
-
-class _History:
-    """Position keys since the last irreversible step, shared along one line of play.
-
-    States are immutable, but copying the whole history into every new state costs O(n) per
-    step. Instead a line of play shares one append-only list and a count per key; a state
-    remembers how far into the line it stands. Extending from the tip is O(1); extending from an
-    older state (a branch, as when the referee tries candidate steps) copies the prefix first.
-    """
-
-    __slots__ = ("keys", "counts")
-
-    def __init__(self, keys: list[int] | None = None):
-        self.keys = keys if keys is not None else []
-        counts: dict[int, int] = {}
-        for k in self.keys:
-            counts[k] = counts.get(k, 0) + 1
-        self.counts = counts
-
-
-def _record(line: "_History | None", depth: int, key: int) -> tuple["_History", int]:
-    """Append ``key`` after the first ``depth`` keys of ``line``; return the line and prior count."""
-    if line is None:
-        line = _History()
-    elif len(line.keys) != depth:
-        line = _History(line.keys[:depth])
-    counts = line.counts
-    seen = counts.get(key, 0)
-    counts[key] = seen + 1
-    line.keys.append(key)
-    return line, seen
 
 
 @dataclass(frozen=True)
