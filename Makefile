@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean docs-pictures
+.PHONY: demo test bench bench-hanky clean docs-pictures
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+bench-hanky: $(STAMP)
+	$(BIN)/python benchmarks/brain_hanky.py
 
 docs-pictures: $(STAMP)
 	$(BIN)/python -m vision.docs_pictures docs/boards

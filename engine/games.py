@@ -87,7 +87,7 @@ def _hanky_options(settings: HankySettings, o: dict[str, Any]) -> HankySettings:
     if players >= 5 and not expanded:
         raise BadOption("five or six players need the 4x expanded board (--expanded)")
     size = o.get("size", settings.size) * (2 if expanded else 1)
-    periodic = settings.periodic or o.get("periodic", False) or expanded
+    periodic = o.get("periodic", settings.periodic) or expanded
     sides = 2 if players == 4 else players
     gems = o.get("gems") or (14 if sides == 2 else 12)
     if gems % 2:
@@ -122,6 +122,7 @@ GEMLESS_OPTIONS = (
     Option("players", int, 2, "2 or 3 players", _between(2, 3)),
 ) + HANKY_COMMON
 BATTLE_OPTIONS = (
+    Option("periodic", bool, True, "the board wraps at its edges (--no-periodic: the variation without)"),
     Option("ring_capture", bool, False, "alternate rules: eight rings on an octagon capture the rings inside (BH-7)"),
     Option("orange_periodic_only", bool, False, "only the orange web wraps at the edges (variation)"),
 ) + HANKY_COMMON

@@ -35,10 +35,16 @@ def sample_state(game, steps: int = STEPS, seed: int = SEED):
     rng = random.Random(seed)
     state = game.new()
     for _ in range(steps):
-        legal = state.legal_steps()
-        if state.result is not None or not legal:
+        if state.result is not None:
             break
-        state = state.play(rng.choice(sorted(legal)))
+        if hasattr(state, "random_step"):  # Brain Hanky: never wait on a crowded position's full list
+            step = state.random_step(rng)
+        else:
+            legal = state.legal_steps()
+            step = rng.choice(sorted(legal)) if legal else None
+        if step is None:
+            break
+        state = state.play(step)
     return state
 
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 import random
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from itertools import islice
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..boards.brain_hanky import BrainHankyBoard, brain_hanky_board
 from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, Step
@@ -77,26 +78,38 @@ def board_name(s: HankySettings) -> str:
     return f"brain-hanky-{s.size}" + ("-periodic" if s.periodic else "")
 
 
-def battle_lines_start(size: int) -> dict[int, dict[str, tuple[str, ...]]]:
-    """BH-10's fixed start, per side and web: the squares holding a cluster.
+def battle_lines_start(hb: BrainHankyBoard, per_web: int = 7) -> dict[int, dict[str, tuple[str, ...]]]:
+    """BH-10's fixed start: per side (0-based) and web, the squares that hold a cluster.
 
-    Side 1 fills the rank nearest its edge and adds one square behind its centre; on the blue
-    web, whose first rank lies on the (wrapping) edge itself, it uses ranks 2-3. Side 2's squares
-    are side 1's turned half a revolution round the board's centre. docs/brain-hanky.md shows it.
+    Side 1 takes the whole squares of the row nearest its edge (the bottom), then the squares of
+    the next row nearest the centre column, until it has ``per_web`` on each web. The blue web's
+    row 0 is skipped: it lies on the edge itself (split between top and bottom on a wrapping web,
+    partial on a flat one), so it belongs to neither side. Side 2 has side 1's squares turned half
+    a revolution round the board's centre. docs/brain-hanky.md shows the result.
     """
-    files = "abcdefghijklmnopqrstuvwxyz"
-    n = size
-    mid = n // 2 - 1
-    p1_orange = [(i, 0) for i in range(n)] + [(mid, 1)]
-    p1_blue = [(i, 1) for i in range(n)] + [(mid + 1, 2)]
-    p2_orange = [(n - 1 - i, n - 1 - j) for i, j in p1_orange]
-    p2_blue = [((n - i) % n, (n - j) % n) for i, j in p1_blue]
-
-    def names(web: str, cells) -> tuple[str, ...]:
-        return tuple(f"{web}{files[i]}{j + 1}" for i, j in cells)
-
-    return {0: {"O": names("O", p1_orange), "B": names("B", p1_blue)},
-            1: {"O": names("O", p2_orange), "B": names("B", p2_blue)}}
+    n = hb.size
+    out: dict[int, dict[str, tuple[str, ...]]] = {0: {}, 1: {}}
+    for web in "OB":
+        wraps = hb.periodic if web == "O" else hb.blue_periodic
+        squares = [hb.squares[name] for name in hb.whole_squares[web]]
+        by_centre = {((sq.centre[0] % n) if wraps else sq.centre[0], (sq.centre[1] % n) if wraps else sq.centre[1]): sq
+                     for sq in squares}
+        first = 1 if web == "B" else 0
+        chosen: list = []
+        for row in sorted({sq.row for sq in squares if sq.row >= first}):
+            in_row = sorted((sq for sq in squares if sq.row == row), key=lambda sq: (abs(sq.centre[0] - n / 2), sq.col))
+            chosen += in_row[: per_web - len(chosen)]
+            if len(chosen) == per_web:
+                break
+        mirrored = []
+        for sq in chosen:
+            x, y = n - sq.centre[0], n - sq.centre[1]
+            if wraps:
+                x, y = x % n, y % n
+            mirrored.append(by_centre[(x, y)])
+        out[0][web] = tuple(sq.name for sq in chosen)
+        out[1][web] = tuple(sq.name for sq in mirrored)
+    return out
 
 
 class Chooser:
@@ -236,7 +249,7 @@ class HankyRules:
         st._legal = None
         st.events = ()
         if s.battle_lines:
-            start = battle_lines_start(s.size)
+            start = battle_lines_start(self.hboard, s.clusters_per_web)
             owner = bytearray(self.n_points)
             gems = bytearray(len(self.sq_names))
             for side, webs in start.items():
@@ -345,11 +358,41 @@ class HankyState:
             return []
         return self.chooser.values[: self.turn_no]
 
+    def iter_steps(self) -> Iterator[Step]:
+        """The legal steps one at a time, as found (the same steps ``legal_steps`` lists).
+
+        For callers that need only some (hints, a few candidates): a crowded Phase II position
+        can have hundreds of thousands of distinct string moves, and this yields the first at once.
+        """
+        if self._legal is not None or self.result is not None or self.stage == "placement":
+            yield from self.legal_steps()
+        else:
+            yield from self._iter_ring_moves()
+
     def legal_steps(self) -> tuple[Step, ...]:
         """Every legal step, one per distinct resulting position (see the module notes)."""
         if self._legal is None:
             self._legal = self._generate()
         return self._legal
+
+    def random_step(self, rng: random.Random, per_ring: int = 32) -> Step | None:
+        """A random legal step, cheaply: for simulations and random games, not uniform over steps.
+
+        Phase II picks a random ring of the mover that can move, then one of the first
+        ``per_ring`` distinct results from it (shortest paths first), so a crowded position never
+        needs its full (possibly huge) list of string moves. None when the game is over.
+        """
+        if self.result is not None:
+            return None
+        if self.stage == "placement":
+            return rng.choice(self.legal_steps())
+        roots = _bits(self.masks[self.side])
+        rng.shuffle(roots)
+        for p0 in roots:
+            options = self._ring_moves(roots=(p0,), limit=per_ring)
+            if options:
+                return rng.choice(options)
+        return None
 
     def play(self, step: Step | str) -> "HankyState":
         """The state after ``step`` (any legal path, not only the listed one); IllegalStep if not legal."""
@@ -413,12 +456,19 @@ class HankyState:
 
     def _ring_moves(self, roots: Iterable[int] | None = None, target: int | None = None,
                     want: dict[int, int] | None = None, limit: int = 0, side: int | None = None) -> list[Step]:
+        """The list form of ``_iter_ring_moves`` (``limit``: stop after that many; 0: all)."""
+        gen = self._iter_ring_moves(roots, target, want, side)
+        return list(islice(gen, limit)) if limit else list(gen)
+
+    def _iter_ring_moves(self, roots: Iterable[int] | None = None, target: int | None = None,
+                         want: dict[int, int] | None = None, side: int | None = None) -> Iterator[Step]:
         """String and simple moves of the side to move, one per distinct resulting position.
 
         ``roots`` limits the starting rings; ``target`` keeps only moves ending on that empty point;
         ``want`` (point -> new side, 1-based) keeps only paths whose colour changes are exactly
         those (the referee's observed board), which prunes the search to almost nothing.
-        ``limit`` stops after that many results (0: no limit); ``side`` searches for another side.
+        ``side`` searches for another side than the one to move. Steps are yielded as found,
+        shortest paths first for each starting ring.
         """
         rules = self.rules
         owner = self.owner
@@ -433,14 +483,18 @@ class HankyState:
             want_key = 0
             for i, o in want.items():
                 want_key |= o << (shift * i)
-        out: list[Step] = []
-        names = rules.names
+        name_of = rules.names.__getitem__
+        mask7 = (1 << shift) - 1
         for p0 in roots:
             results: set = set()
             memo: dict[tuple[int, int], list[int]] = {}
-            queue = deque([(p0, 1 << p0, 0, (p0,))])
+            # Queue entries are (point, visited mask, colour changes, parent entry): paths are
+            # rebuilt from parent links only for results, never copied on every extension.
+            queue = deque([(p0, 1 << p0, 0, None)])
+            popleft, push = queue.popleft, queue.append
             while queue:
-                k, visited, changes, path = queue.popleft()
+                entry = popleft()
+                k, visited, changes, _parent = entry
                 o = owner[k]
                 hos = hostile[o - 1]
                 for x, crosses in nbrs[k]:
@@ -460,31 +514,37 @@ class HankyState:
                             key = (x, o, changes)
                             if key not in results:
                                 results.add(key)
-                                full = path + (x,)
-                                out.append(Step(MOVE, names[p0], names[x], tuple(names[i] for i in full)))
-                                if limit and len(out) >= limit:
-                                    return out
+                                path = [x]
+                                e = entry
+                                while e is not None:
+                                    path.append(e[0])
+                                    e = e[3]
+                                path.reverse()
+                                yield Step(MOVE, name_of(p0), name_of(x), tuple(map(name_of, path)))
                             continue
                         if ox == o:
+                            if want_key is not None and want_key >> (shift * x) & mask7:
+                                continue  # the board shows a change here that this path would not make
                             nchanges = changes
                         else:
                             flip = o << (shift * x)
-                            if want_key is not None and want_key & (7 << (shift * x)) != flip:
+                            if want_key is not None and want_key & (mask7 << (shift * x)) != flip:
                                 continue  # this point would take a colour the board does not show
                             nchanges = changes | flip
-                        if want_key is not None and ox == o and want_key & (7 << (shift * x)):
-                            continue  # the board shows a change here that this path would not make
                         nvisited = visited | xb
                         mk = (x, nchanges)
                         seen = memo.get(mk)
                         if seen is None:
                             memo[mk] = [nvisited]
                         else:
-                            if any(not (v & ~nvisited) for v in seen):
-                                continue  # dominated: an earlier partial path can do all this can
-                            seen.append(nvisited)
-                        queue.append((x, nvisited, nchanges, path + (x,)))
-        return out
+                            for v in seen:
+                                if not v & ~nvisited:
+                                    break  # dominated: an earlier partial path can do all this one can
+                            else:
+                                seen.append(nvisited)
+                                push((x, nvisited, nchanges, entry))
+                            continue
+                        push((x, nvisited, nchanges, entry))
 
     def _has_ring_move(self, side: int) -> bool:
         """Cheap test first (a single step to an empty neighbour), the full search only if needed."""
@@ -615,10 +675,11 @@ class HankyState:
             return nxt
         s = rules.settings
         moves_left = self.moves_left - 1
-        if took:
+        if nxt.events:  # any capture: the G-3 count restarts and no earlier position can return
             nxt.quiet = 0
             nxt.history = None
             nxt.depth = 0
+        if took:
             if s.extra_move:
                 moves_left += 1  # BH-6 variant: one more move in this turn
             else:
@@ -685,14 +746,14 @@ class HankyState:
         rules = self.rules
         s = rules.settings
         if self.stage == "placement" and not s.gemless:
-            return
+            return  # every gem is either placed or still to place: nobody is out yet
         out = list(self.out)
         newly = []
         for side in range(rules.sides):
             if out[side]:
                 continue
-            if s.gemless:
-                gone = self.masks[side].bit_count() < 8 and self.stage == "movement"
+            if s.gemless:  # BH-9: rings on the board plus rings still to place
+                gone = self.masks[side].bit_count() + 4 * sum(self.left[side]) < 8
             else:
                 gone = not any(g == side + 1 for g in self.gems)
             if gone:
@@ -837,7 +898,8 @@ class HankyState:
         if colours:
             want = {i: seen_owner[i] for i in range(rules.n_points)
                     if now[i] and seen_owner[i] and seen_owner[i] != now[i]}
-            steps = self._ring_moves(roots=(p0,), target=q, want=want)
+            # start, end and every colour change are fixed: at most one result, so stop at it
+            steps = self._ring_moves(roots=(p0,), target=q, want=want, limit=1)
             return [st for st in steps if seen_owner[q] == self.owner[rules.index[st.path[-2]]]]
         return self._ring_moves(roots=(p0,), target=q)
 
