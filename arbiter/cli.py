@@ -127,7 +127,9 @@ def _load(path: str) -> Record:
 @main.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the board.")
-def replay_cmd(file: str, as_json: bool) -> None:
+@click.option("--steps-limit", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="List at most this many legal steps in the JSON (crowded Brain Hanky positions have many).")
+def replay_cmd(file: str, as_json: bool, steps_limit: int) -> None:
     """Replay the game record FILE and report the final position, or the first illegal step.
 
     Exit status: 0 all steps legal, 1 an illegal step (reported), 2 an unusable file.
@@ -138,7 +140,7 @@ def replay_cmd(file: str, as_json: bool) -> None:
     except RecordError as exc:
         fail(str(exc))
     if as_json:
-        click.echo(json.dumps(outcome.as_dict()))
+        click.echo(json.dumps(outcome.as_dict(steps_limit)))
     else:
         st = outcome.state
         console.print(board_text(outcome.game.board, st.position(),

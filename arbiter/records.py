@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import islice
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,9 +121,17 @@ class Replay:
     def legal(self) -> bool:
         return self.illegal is None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, steps_limit: int = 1000) -> dict[str, Any]:
+        """The replay as JSON data; at most ``steps_limit`` legal steps are listed.
+
+        Crowded Brain Hanky positions can have hundreds of thousands of distinct moves; past the
+        limit the list holds the first ones found and ``legal_steps_truncated`` is true.
+        """
         st = self.state
-        return {
+        stream = st.iter_steps() if hasattr(st, "iter_steps") else iter(st.legal_steps())
+        listed = list(islice(stream, steps_limit + 1))
+        truncated = len(listed) > steps_limit
+        out = {
             "game": self.game.name,
             "options": self.game.options,
             "legal": self.legal,
@@ -132,8 +141,13 @@ class Replay:
             "phase": st.phase,
             "result": st.result.as_dict() if st.result else None,
             "position": {p: pc.owner for p, pc in sorted(st.position().items())},
-            "legal_steps": sorted(str(s) for s in st.legal_steps()),
-        } | ({"chooser": st.chooser_draws()} if hasattr(st, "chooser_draws") and st.chooser_draws() else {})
+            "legal_steps": sorted(str(s) for s in listed[:steps_limit]),
+        }
+        if truncated:
+            out["legal_steps_truncated"] = True
+        if hasattr(st, "chooser_draws") and st.chooser_draws():
+            out["chooser"] = st.chooser_draws()
+        return out
 
 
 def replay(record: Record) -> Replay:

@@ -121,3 +121,23 @@ def test_demo_plays_to_the_end(run):
     assert out.exit_code == 0
     assert "Game over: player 2 wins" in out.output
     assert "a mill!" in out.output and "flies" in out.output
+
+
+def test_replay_of_a_brain_hanky_record_with_chooser_draws(run, tmp_path):
+    steps = ["Oc3", "Bd4", "Oa1", "Bb2"]
+    f = write(tmp_path, {"game": "brain-hanky", "options": {"gems": 2, "move_chooser": True},
+                         "steps": steps, "chooser": [3, 1]})
+    data = json.loads(run("replay", f, "--json").output)
+    assert data["legal"] and data["phase"] == "movement" and data["chooser"] == [3]
+    assert data["position"]["Oc3"] == 1 and data["position"]["Bd4.n"] == 1
+    missing = write(tmp_path, {"game": "brain-hanky", "options": {"move_chooser": True}, "steps": []}, "m.json")
+    out = run("replay", missing)
+    assert out.exit_code == 2 and "chooser" in out.output
+
+
+def test_replay_json_caps_a_huge_step_list(run, tmp_path):
+    f = write(tmp_path, {"game": "brain-hanky-battle-lines", "steps": []})
+    data = json.loads(run("replay", f, "--json", "--steps-limit", "25").output)
+    assert len(data["legal_steps"]) == 25 and data["legal_steps_truncated"] is True
+    small = json.loads(run("replay", write(tmp_path, {"game": "tapatan", "steps": []}, "t.json"), "--json").output)
+    assert "legal_steps_truncated" not in small and len(small["legal_steps"]) == 9
