@@ -19,12 +19,15 @@ Board coordinates have y pointing up (as in the engine); image rows run down, so
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import cv2
 import numpy as np
+
+from engine.boards.graph import wrapped_delta
 
 BGR = tuple[int, int, int]
 
@@ -40,10 +43,10 @@ Players 1 and 2 follow the usual white/black convention of physical sets; 3 and 
 games to come) differ from those in hue and from each other in both hue and brightness.
 """
 
+# Suggested ``highlights`` colours, matching what the LEDs will show on the physical board.
 HINT_LEGAL: BGR = (60, 170, 40)  # green: a step the rules allow here
 HINT_ILLEGAL: BGR = (30, 30, 220)  # red: a change on the board the rules do not allow
 HINT_REMOVABLE: BGR = (0, 140, 255)  # orange: a piece that may be taken
-"""Suggested ``highlights`` colours, matching what the LEDs will show on the physical board."""
 
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
 _AA = cv2.LINE_AA
@@ -60,7 +63,7 @@ class BoardStyle:
     """
 
     unit_px: float = 80.0
-    margin_px: int = 56
+    margin_px: int = 64
     background: BGR = (176, 212, 232)  # light wood
     line_colour: BGR = (40, 62, 92)  # dark brown ink
     line_width: int = 3
@@ -93,10 +96,33 @@ def _header_px(title: str | None, style: BoardStyle) -> int:
     return n * (h + base + 8) + 8
 
 
+def _period(board) -> float | None:
+    """The wrap period of a periodic board (both axes wrap modulo it), None for a flat one."""
+    return getattr(board, "period", None) or None
+
+
+def _delta(board, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    """b - a in board units, the short way round on a periodic board."""
+    return wrapped_delta(a, b, _period(board))
+
+
+def board_extent(board) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) in board units of the area drawn.
+
+    A flat board's points span ``board.bounds()``. A periodic board is drawn as one period,
+    [0, period] on both axes: its points sit in [0, period) and an edge that wraps leaves at one
+    side and comes back at the other, so the whole period must show.
+    """
+    period = _period(board)
+    if period:
+        return (0.0, 0.0, float(period), float(period))
+    return board.bounds()
+
+
 def image_size(board, style: BoardStyle | None = None, *, title: str | None = None) -> tuple[int, int]:
     """(width, height) in pixels of ``render_board(board, style=style, title=title)``."""
     style = style or DEFAULT_STYLE
-    x0, y0, x1, y1 = board.bounds()
+    x0, y0, x1, y1 = board_extent(board)
     width = round((x1 - x0) * style.unit_px) + 2 * style.margin_px
     height = round((y1 - y0) * style.unit_px) + 2 * style.margin_px + _header_px(title, style)
     return width, height
@@ -109,13 +135,18 @@ def point_to_pixel(board, name: str, style: BoardStyle | None = None, *,
     Pass the same ``style`` and ``title`` as to ``render_board``: a title adds a band at the top,
     which moves the board down. Raises ValueError for a point the board does not have.
     """
-    style = style or DEFAULT_STYLE
     if name not in board.coords:
         raise ValueError(f"board {board.name} has no point {name!r}")
-    x0, _, _, y1 = board.bounds()
-    x, y = board.coords[name]
-    col = style.margin_px + (x - x0) * style.unit_px
-    row = _header_px(title, style) + style.margin_px + (y1 - y) * style.unit_px
+    return xy_to_pixel(board, board.coords[name], style, title=title)
+
+
+def xy_to_pixel(board, xy: tuple[float, float], style: BoardStyle | None = None, *,
+                title: str | None = None) -> tuple[int, int]:
+    """Pixel (column, row) of board coordinates ``xy`` in ``render_board``'s image (y flipped)."""
+    style = style or DEFAULT_STYLE
+    x0, _, _, y1 = board_extent(board)
+    col = style.margin_px + (xy[0] - x0) * style.unit_px
+    row = _header_px(title, style) + style.margin_px + (y1 - xy[1]) * style.unit_px
     return round(col), round(row)
 
 
@@ -201,14 +232,15 @@ def _label_direction(board, name: str) -> tuple[float, float, float]:
     it and the nearest edge (pi for a point without edges). Of sixteen compass directions, the
     one furthest from every edge wins (sixteen, so that even the eight-way star at the centre of
     ``three`` leaves a gap); ties go to the direction pointing away from the board's centre
-    (labels then sit outside the figure), then to the lower right. Works for any graph.
+    (labels then sit outside the figure), then to the lower right. A point without edges is
+    labelled at its lower right. Works for any graph.
     """
     px, py = board.coords[name]
-    edge_angles = []
-    for other in board.neighbours.get(name, ()):
-        ox, oy = board.coords[other]
-        edge_angles.append(math.atan2(-(oy - py), ox - px))
-    x0, y0, x1, y1 = board.bounds()
+    edge_angles = [math.atan2(-dy, dx) for dx, dy in
+                   (_delta(board, (px, py), board.coords[o]) for o in board.neighbours.get(name, ()))]
+    if not edge_angles:  # a lone spot: one fixed side for all, so a row's labels read alike
+        return math.sqrt(0.5), math.sqrt(0.5), math.pi
+    x0, y0, x1, y1 = board_extent(board)
     out = (px - (x0 + x1) / 2, -(py - (y0 + y1) / 2))
 
     def score(angle: float) -> tuple[float, float, float]:
@@ -264,6 +296,33 @@ def _check_points(board, names, what: str) -> None:
                          f"that board {board.name} does not have")
 
 
+def _draw_edges(img: np.ndarray, board, style: BoardStyle, title: str | None) -> None:
+    """Every edge as a line; on a periodic board a wrapping edge is drawn as its two pieces.
+
+    Each piece runs from an endpoint, the short way round, to where it leaves the drawn period
+    (clipped with ``cv2.clipLine``): never as a line back across the whole board.
+    """
+    x0, y0, x1, y1 = board_extent(board)
+    left, top = xy_to_pixel(board, (x0, y1), style, title=title)
+    right, bottom = xy_to_pixel(board, (x1, y0), style, title=title)
+    frame = (left, top, right - left + 1, bottom - top + 1)
+
+    def line(p: tuple[float, float], q: tuple[float, float]) -> None:
+        a, b = xy_to_pixel(board, p, style, title=title), xy_to_pixel(board, q, style, title=title)
+        inside, a, b = cv2.clipLine(frame, a, b)
+        if inside:
+            cv2.line(img, a, b, style.line_colour, style.line_width, _AA)
+
+    for a, b in board.edges:
+        (ax, ay), (bx, by) = board.coords[a], board.coords[b]
+        dx, dy = _delta(board, (ax, ay), (bx, by))
+        if math.isclose(ax + dx, bx, abs_tol=1e-9) and math.isclose(ay + dy, by, abs_tol=1e-9):
+            line((ax, ay), (bx, by))
+        else:  # wraps: each end's half, towards where the other end's copy would be
+            line((ax, ay), (ax + dx, ay + dy))
+            line((bx, by), (bx - dx, by - dy))
+
+
 def render_board(board, position: Mapping[str, Any] | None = None, *,
                  highlights: Mapping[str, BGR] | None = None, style: BoardStyle | None = None,
                  labels: bool = True, title: str | None = None) -> np.ndarray:
@@ -288,8 +347,7 @@ def render_board(board, position: Mapping[str, Any] | None = None, *,
     def at(name: str) -> tuple[int, int]:
         return point_to_pixel(board, name, style, title=title)
 
-    for a, b in board.edges:
-        cv2.line(img, at(a), at(b), style.line_colour, style.line_width, _AA)
+    _draw_edges(img, board, style, title)
     for name in board.points:
         cv2.circle(img, at(name), style.point_radius, style.line_colour, -1, _AA)
     for name, colour in highlights.items():
@@ -306,14 +364,24 @@ def render_board(board, position: Mapping[str, Any] | None = None, *,
     return img
 
 
-def describe_state(state) -> str:
-    """One line saying whose turn it is and in which phase, or how the game ended."""
+def describe_state(state, players: int = 2) -> str:
+    """One line saying whose turn it is and in which phase, or how the game ended.
+
+    During placement the men still in hand are listed too (when the state can tell them,
+    ``state.in_hand(player)``): the board alone does not show them.
+    """
     result = getattr(state, "result", None)
     if result is not None:
         if result.winner is None:
             return f"draw: {result.reason}"
         return f"player {result.winner} wins: {result.reason}"
-    return f"player {state.to_move} to move, {state.phase}"
+    text = f"player {state.to_move} to move, {state.phase}"
+    in_hand = getattr(state, "in_hand", None)
+    if callable(in_hand):
+        hands = [in_hand(p) for p in range(1, players + 1)]
+        if any(hands):
+            text += "; in hand " + " / ".join(map(str, hands))
+    return text
 
 
 def render_state(game, state, *, title: str | None = None, **kw: Any) -> np.ndarray:
@@ -343,7 +411,8 @@ def render_state(game, state, *, title: str | None = None, **kw: Any) -> np.ndar
 def state_title(game, state, title: str | None = None) -> str:
     """The title ``render_state`` draws, so callers can pass it to ``point_to_pixel``."""
     heading = title if title is not None else getattr(game, "name", "")
-    return "\n".join(t for t in (heading, describe_state(state)) if t)
+    caption = describe_state(state, getattr(game, "players", 2))
+    return "\n".join(t for t in (heading, caption) if t)
 
 
 def save_png(image: np.ndarray, path: str | Path) -> Path:
