@@ -114,6 +114,21 @@ def parse_step_text(text: str) -> tuple[str, str | None, str, tuple[str, ...]]:
     return PLACE, None, t, ()
 
 
+def preflight(state: Any, step: Any) -> tuple["Step | None", str | None]:
+    """The checks every ruleset makes first: the step must be notation this game knows, and no
+    step is legal once the game is over. Returns (the interned step, None) or (None, reason)."""
+    if not isinstance(step, str):
+        return None, f"{step!r} is not a step: write it in the game's notation (arbiter rules GAME)"
+    if type(step) is not Step:
+        try:
+            step = state.rules.parse(step)
+        except IllegalStep as exc:
+            return None, exc.reason
+    if state.result is not None:
+        return None, f"the game is over ({state.result.reason})"
+    return step, None
+
+
 class Piece(NamedTuple):
     """What stands on a point: its owner (1..n) and its kind ("man", "ring", "gem", ...)."""
 

@@ -165,7 +165,6 @@ def check_step(before, step, after, players, gems_each, ring_capture):
                 assert ga[side] == gb[side] + 1
             elif not ring_capture:
                 assert ra[side] == rb[side]
-        sq = after.rules.hboard.squares[step]
         pos = after.position()
         assert pos[step] == engine.Piece(mover, "gem")
     else:

@@ -739,7 +739,6 @@ def test_bh8_three_players_tie_broken_by_the_other_side():
 
 def test_bh8_out_player_is_skipped():
     # ruling BH-8: a side with no gems left takes no more turns
-    pts = square_points("Be5")
     s = last_gem_position(players=3, piles={1: 0, 2: 1})
     t = s.play("Bc4.s-Bc3.n")  # tie 1 - 1, side 3 out
     assert t.result is None

@@ -32,8 +32,8 @@ from itertools import islice
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..boards.brain_hanky import BrainHankyBoard, brain_hanky_board
-from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, Step
-from .history import History, record
+from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, Step, preflight
+from .history import record
 
 WEB_NAMES = ("orange", "blue")
 
@@ -561,13 +561,9 @@ class HankyState:
     def why_illegal(self, step: Step | str) -> str | None:
         """None if ``step`` is legal now, else the rule it breaks, in a player's words."""
         rules = self.rules
-        if type(step) is not Step:
-            try:
-                step = rules.parse(step)
-            except IllegalStep as exc:
-                return exc.reason
-        if self.result is not None:
-            return f"the game is over ({self.result.reason})"
+        step, why = preflight(self, step)
+        if why:
+            return why
         me = self.to_move
         if step.kind == CLUSTER:
             if self.stage != "placement":

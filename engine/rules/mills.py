@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..boards import BoardGraph, board as get_board
-from ..core import JUMP, MOVE, PLACE, REMOVE, IllegalStep, Piece, Result, Step, parse_step_text
-from .history import History, record as _record
+from ..core import JUMP, MOVE, PLACE, REMOVE, IllegalStep, Piece, Result, Step, parse_step_text, preflight
+from .history import record as _record
 
 # What a completed line does.
 LINE_REMOVES = "remove"  # a mill/pillar/jare: the maker removes an opponent piece
@@ -454,15 +454,9 @@ class MillState:
     def why_illegal(self, step: Step | str) -> str | None:
         """None if ``step`` is legal now, else the rule it breaks, in a player's words."""
         rules = self.rules
-        if not isinstance(step, str):
-            return f"{step!r} is not a step: write it in notation, e.g. d2, d2-d3, a1*g1 or xg7"
-        if type(step) is not Step:
-            try:
-                step = rules.parse(step)
-            except IllegalStep as exc:
-                return exc.reason
-        if self.result is not None:
-            return f"the game is over ({self.result.reason})"
+        step, why = preflight(self, step)
+        if why:
+            return why
         kind = step.kind
         idx = rules.index
         turn = self.turn
