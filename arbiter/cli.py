@@ -176,6 +176,62 @@ def render(file: str, out: str, labels: bool) -> None:
     console.print(f"wrote {out}: {outcome.game.name} after {outcome.applied} steps{note}")
 
 
+@main.group()
+def camera() -> None:
+    """Find and test the camera that watches the board."""
+
+
+@camera.command("list")
+def camera_list() -> None:
+    """List the cameras OpenCV can open on this machine."""
+    from vision.capture import list_cameras
+
+    found = list_cameras()
+    if not found:
+        console.print("No cameras found. Plug in a USB camera (or enable the Pi camera) and try again; "
+                      "a Pi camera module is used with --backend picamera2.")
+        return
+    for cam in found:
+        size = f"{cam['size'][0]}x{cam['size'][1]}" if cam["size"] else "no frame delivered"
+        console.print(f"  camera {cam['index']}: {cam['device']} ({size})")
+
+
+def _camera_source(value: str) -> int | str:
+    return int(value) if value.isdigit() else value
+
+
+@camera.command("snapshot")
+@click.option("--camera", "source", default="0", show_default=True, help="Camera index, or a video file / URL.")
+@click.option("--backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@click.option("--width", type=int, default=1280, show_default=True)
+@click.option("--height", type=int, default=720, show_default=True)
+@click.option("--out", "out", default="snapshot.png", show_default=True, type=click.Path(dir_okay=False))
+@click.option("--warmup", type=int, default=5, show_default=True, help="Frames to skip while exposure settles.")
+def camera_snapshot(source: str, backend: str, width: int, height: int, out: str, warmup: int) -> None:
+    """Take one picture with the camera and save it (to check framing, focus and light)."""
+    from vision.capture import Camera, CameraError, CameraSettings
+    from vision.render import save_png
+
+    cam = Camera(CameraSettings(source=_camera_source(source), width=width, height=height, backend=backend))
+    try:
+        cam.open()
+    except CameraError as exc:
+        fail(str(exc))
+    try:
+        frame = None
+        for _ in range(max(1, warmup + 1)):
+            got = cam.read()
+            if got.image is not None:
+                frame = got
+        if frame is None:
+            fail("the camera delivered no picture: check the cable and lighting, then try again", 1)
+        save_png(frame.image, out)
+    finally:
+        cam.close()
+    h, w = frame.image.shape[:2]
+    console.print(f"wrote {out} ({w}x{h})")
+
+
 def _step_points(step) -> tuple[str, ...]:
     pts = [step.dst] + ([step.src] if step.src else [])
     return tuple(pts)
