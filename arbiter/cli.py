@@ -176,6 +176,32 @@ def render(file: str, out: str, labels: bool) -> None:
     console.print(f"wrote {out}: {outcome.game.name} after {outcome.applied} steps{note}")
 
 
+@main.command("print-board")
+@click.argument("game")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="FILE.pdf (true scale, tiled over pages if needed) or FILE.png (one image + FILE.points.json).")
+@click.option("--paper", type=click.Choice(["a4", "a3", "letter"]), default="a4", show_default=True)
+@click.option("--dpi", type=click.IntRange(50, 1200), default=150, show_default=True)
+@click.option("--labels/--no-labels", default=True, help="Print point names beside the points.")
+def print_board(game: str, out: str, paper: str, dpi: int, labels: bool) -> None:
+    """Draw GAME's board at true scale with the four markers the camera looks for."""
+    from vision import printable
+
+    try:
+        if out.lower().endswith(".pdf"):
+            tiling = printable.write_pdf(game, out, paper=paper, dpi=dpi, labels=labels)
+            pages = tiling.rows * tiling.cols
+            how = "one page" if pages == 1 else f"{pages} pages ({tiling.rows} x {tiling.cols}): tape them along the dashed strips"
+            console.print(f"wrote {out}: {how}. Print at 100% scale (no 'fit to page').", soft_wrap=True)
+        elif out.lower().endswith(".png"):
+            png, points = printable.write_png(game, out, dpi=dpi, labels=labels)
+            console.print(f"wrote {png} and {points} (every point's pixel position)", soft_wrap=True)
+        else:
+            fail("--out must end in .pdf or .png")
+    except ValueError as exc:
+        fail(str(exc))
+
+
 @main.group()
 def camera() -> None:
     """Find and test the camera that watches the board."""
