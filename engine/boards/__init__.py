@@ -13,7 +13,7 @@ from .graph import BoardError, BoardGraph
 from .htjb import HOME_RANKS, build_all as _build_htjb
 
 __all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "HOME_RANKS", "board", "board_names",
-           "brain_hanky_board"]
+           "brain_hanky_board", "brain_hanky_for"]
 
 # Default Brain Hanky boards by name: plain, periodic, orange-only periodic, 4x expanded.
 _BRAIN_HANKY = {
@@ -39,6 +39,12 @@ def board(name: str) -> BoardGraph:
         return boards[name]
     except KeyError:
         raise BoardError(f"unknown board {name!r}; known boards: {', '.join(sorted(boards))}") from None
+
+
+def brain_hanky_for(name: str) -> BrainHankyBoard | None:
+    """The Brain Hanky board behind a registered graph name (``brain-hanky-6``...), else None."""
+    args = _BRAIN_HANKY.get(name)
+    return brain_hanky_board(*args) if args is not None else None
 
 
 def board_names() -> list[str]:

@@ -1,0 +1,591 @@
+"""What a camera over a printed board would see: seeded, reproducible synthetic frames.
+
+The simulator starts from a *flat scene*: a top-down picture of the printed board (``Scene.image``)
+and where board coordinates land in it (``Scene.to_pixel``). How the scene was drawn does not
+matter here: ``simple_scene`` draws a small stand-in (paper, board, four ArUco markers), and the
+true printable board can be passed through ``scene_from_image`` instead.
+
+``simulate(scene, seed, settings)`` then picks a plausible camera from the seed and returns a
+``SimFrame``: the picture plus the ground truth needed to test the vision code against it.
+
+The camera is a pinhole of random field of view looking at the scene plane, which is rotated in
+3D (a real tilt, so far edges shrink) and turned about the optical axis. The pipeline is:
+
+1. perspective warp of the scene onto a table (one ``cv2.remap`` that also applies the lens
+   distortion, so the scene is resampled once);
+2. an optional hand and arm over the board, with a soft shadow;
+3. uneven lighting (a smooth gradient and soft shadow blobs), a colour cast, Gaussian sensor noise,
+   blur, and a JPEG round trip.
+
+Everything random comes from ``numpy.random.default_rng`` streams derived from the seed, one per
+stage, so the same seed and settings give the same frame bit for bit, and switching the hand on
+does not move the camera.
+
+Pixel convention: (col, row) with integer values at pixel centres, as OpenCV uses for warps and
+the ArUco detector reports corners.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from . import markers
+
+Range = tuple[float, float]
+PAPER: tuple[int, int, int] = (250, 250, 250)
+
+# Table colours (BGR) round the paper: wood tones and a grey desk.
+_TABLES = ((70, 110, 150), (50, 80, 115), (95, 140, 175), (110, 110, 105), (40, 55, 70))
+# Skin tones (BGR), light to dark.
+_SKINS = ((150, 175, 225), (120, 155, 205), (95, 130, 185), (70, 100, 150), (50, 70, 105))
+
+
+# ---------------------------------------------------------------------------- scene
+@dataclass
+class Scene:
+    """A top-down picture of the printed board and where board coordinates land in it.
+
+    ``image``: BGR uint8, the print with white paper round the board and its markers.
+    ``to_pixel``: board (x, y) -> scene pixel (col, row), floats (board y up, rows down).
+    ``board``: the ``BoardGraph`` whose points the picture shows.
+    """
+
+    image: np.ndarray
+    to_pixel: Callable[[tuple[float, float]], tuple[float, float]]
+    board: Any
+
+    def board_to_scene(self) -> np.ndarray:
+        """3x3 homography board -> scene pixels, fitted to ``to_pixel`` (exact for a flat print)."""
+        x0, y0, x1, y1 = markers.print_extent(self.board)
+        src = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
+        dst = np.array([self.to_pixel((float(x), float(y))) for x, y in src], np.float64)
+        return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
+
+
+def scene_from_image(image: np.ndarray, board, extent: tuple[float, float, float, float]) -> Scene:
+    """A scene from a picture covering the board rectangle ``extent`` = (x0, y0, x1, y1) exactly.
+
+    The image's left edge is x0 and its right edge x1, its top edge y1 and its bottom edge y0
+    (board y up, rows down); pixel centres sit half a pixel in from the edges.
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError("scene image must be BGR uint8 (H, W, 3)")
+    x0, y0, x1, y1 = map(float, extent)
+    if not (x1 > x0 and y1 > y0):
+        raise ValueError(f"empty extent {extent}")
+    h, w = image.shape[:2]
+    sx, sy = w / (x1 - x0), h / (y1 - y0)
+
+    def to_pixel(xy: tuple[float, float]) -> tuple[float, float]:
+        return (xy[0] - x0) * sx - 0.5, (y1 - xy[1]) * sy - 0.5
+
+    return Scene(image, to_pixel, board)
+
+
+def _hanky_for(board):
+    """The ``BrainHankyBoard`` behind a Brain Hanky graph, or None if it cannot be found."""
+    if not board.name.startswith("brain-hanky"):
+        return None
+    from engine.boards import brain_hanky_for
+
+    hboard = brain_hanky_for(board.name)
+    return hboard if hboard is not None and hboard.graph is board else None
+
+
+def _board_render(board, position, ppu: float):
+    """(image, background colour, col0, row0): the board drawn at ``ppu`` pixels per unit, and
+    the pixel of board point (x0, y1) of ``render.board_extent`` in it (the top-left corner)."""
+    from . import render
+
+    hboard = _hanky_for(board)
+    if hboard is not None:
+        from .render_hanky import HANKY_BACKGROUND, hanky_point_to_pixel, render_hanky
+
+        img = render_hanky(hboard, position, unit_px=ppu, labels=False)
+        name = hboard.graph.points[0]
+        px, py = hboard.graph.coords[name]
+        c, r = hanky_point_to_pixel(hboard, name, unit_px=ppu)
+        n = hboard.size
+        return img, HANKY_BACKGROUND, round(c - px * ppu), round(r - (n - py) * ppu)
+    k = ppu / render.DEFAULT_STYLE.unit_px
+    d = render.DEFAULT_STYLE
+    style = render.BoardStyle(unit_px=ppu, margin_px=max(4, round(0.45 * ppu)),
+                              line_width=max(1, round(d.line_width * k)),
+                              point_radius=max(2, round(d.point_radius * k)),
+                              piece_radius=max(4, round(d.piece_radius * k)),
+                              outline_width=max(1, round(d.outline_width * k)), labels=False)
+    img = render.render_board(board, position, labels=False, style=style)
+    x0, _, _, y1 = render.board_extent(board)
+    c, r = render.xy_to_pixel(board, (x0, y1), style)
+    return img, style.background, c, r
+
+
+def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80) -> Scene:
+    """A stand-in print: white paper over ``markers.print_extent(board)``, the board, four markers.
+
+    The board is drawn by ``vision.render`` (``render_hanky`` for Brain Hanky boards) without
+    labels, on a patch of its own background colour reaching a little past the play area; the
+    markers are drawn upright at ``Marker.corners()`` with a white quiet zone round them.
+    """
+    ppu = float(px_per_unit)
+    X0, Y0, X1, Y1 = markers.print_extent(board)
+    w, h = round((X1 - X0) * ppu), round((Y1 - Y0) * ppu)
+    scene = scene_from_image(np.full((h, w, 3), PAPER, np.uint8), board, (X0, Y0, X1, Y1))
+    img = scene.image
+
+    def px(xy):  # integer pixel whose top-left edge is nearest to board point xy
+        c, r = scene.to_pixel(xy)
+        return round(c + 0.5), round(r + 0.5)
+
+    bx0, by0, bx1, by1 = markers.board_extent(board)
+    layout = markers.marker_layout(board)
+    gap = markers.GAP_FRACTION * max(bx1 - bx0, by1 - by0)
+    pad = 0.5 * gap  # the board's own colour reaches half way to the markers
+    render_img, background, rc, rr = _board_render(board, position, ppu)
+    c0, r0 = px((bx0 - pad, by1 + pad))
+    c1, r1 = px((bx1 + pad, by0 - pad))
+    img[r0:r1, c0:c1] = background
+    # Markers first, so a piece drawn near a corner may overlap the quiet zone, never the marker.
+    for m in layout:
+        tl = m.corners()[0]
+        side = round(m.size * ppu)
+        quiet = round(m.size / 4 * ppu)
+        c, r = px(tuple(tl))
+        img[max(r - quiet, 0):r + side + quiet, max(c - quiet, 0):c + side + quiet] = PAPER
+        tag = cv2.aruco.generateImageMarker(markers.dictionary(), m.id, side)
+        img[r:r + side, c:c + side] = tag[:, :, None]
+    # Paste everything the renderer drew in ink (lines, points, pieces) at its place.
+    from . import render
+    x0, _, _, y1 = render.board_extent(board)
+    cx, cy = scene.to_pixel((x0, y1))
+    oc, orow = round(cx - rc), round(cy - rr)
+    ink = np.any(render_img != np.array(background, np.uint8), axis=2)
+    hh, ww = render_img.shape[:2]
+    sc0, sr0 = max(oc, 0), max(orow, 0)
+    sc1, sr1 = min(oc + ww, w), min(orow + hh, h)
+    sub = ink[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc]
+    img[sr0:sr1, sc0:sc1][sub] = render_img[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc][sub]
+    return scene
+
+
+# ---------------------------------------------------------------------------- settings
+# Allowed bounds for each range setting: the simulator stays within plausible cameras.
+_LIMITS: dict[str, Range] = {
+    "tilt_deg": (0.0, 40.0),
+    "rotation_deg": (-360.0, 360.0),
+    "fill": (0.2, 0.98),
+    "k1": (-0.25, 0.1),
+    "fov_deg": (40.0, 90.0),
+    "brightness": (0.3, 1.3),
+    "gradient": (0.0, 0.5),
+    "shadows": (0.0, 2.0),
+    "shadow_depth": (0.0, 0.6),
+    "cast": (0.8, 1.2),
+    "noise_sigma": (0.0, 8.0),
+    "blur_px": (0.0, 2.0),
+    "jpeg_quality": (30.0, 100.0),
+}
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """Ranges from which ``simulate`` draws each frame's camera. A number means a fixed value.
+
+    ``size`` (width, height) of the output. ``tilt_deg``: camera axis off vertical (max 40).
+    ``rotation_deg``: the board turned about the optical axis. ``fill``: the share of the
+    frame's width or height (whichever is tighter) the scene's bounding box covers. ``k1``:
+    radial distortion (negative: barrel), radius normalised by the focal length. ``fov_deg``:
+    horizontal field of view. ``brightness``: the lighting field is clipped to this range;
+    ``gradient``: its linear fall-off across the frame; ``shadows``: how many soft dark blobs
+    (rounded), each ``shadow_depth`` deep. ``cast``: per-channel gain. ``noise_sigma``: Gaussian
+    sensor noise in grey levels. ``blur_px``: Gaussian blur sigma. ``jpeg_quality``: JPEG round
+    trip quality. ``hand``: draw a skin-coloured hand and arm over part of the board.
+    """
+
+    size: tuple[int, int] = (1280, 720)
+    tilt_deg: Range = (0.0, 30.0)
+    rotation_deg: Range = (-180.0, 180.0)
+    fill: Range = (0.6, 0.9)
+    k1: Range = (-0.15, 0.05)
+    fov_deg: Range = (55.0, 75.0)
+    brightness: Range = (0.6, 1.15)
+    gradient: Range = (0.0, 0.25)
+    shadows: Range = (0.0, 2.0)
+    shadow_depth: Range = (0.1, 0.35)
+    cast: Range = (0.9, 1.1)
+    noise_sigma: Range = (0.0, 4.0)
+    blur_px: Range = (0.0, 1.0)
+    jpeg_quality: Range = (60.0, 95.0)
+    hand: bool = False
+
+    def __post_init__(self) -> None:
+        w, h = self.size
+        if int(w) < 64 or int(h) < 64:
+            raise ValueError(f"frame size {self.size} too small")
+        object.__setattr__(self, "size", (int(w), int(h)))
+        for name, (lo_lim, hi_lim) in _LIMITS.items():
+            v = getattr(self, name)
+            lo, hi = (float(v), float(v)) if isinstance(v, (int, float)) else (float(v[0]), float(v[1]))
+            if lo > hi:
+                raise ValueError(f"{name}: range {v} runs backwards")
+            if lo < lo_lim - 1e-9 or hi > hi_lim + 1e-9:
+                raise ValueError(f"{name}: {v} outside the allowed {lo_lim}..{hi_lim}")
+            object.__setattr__(self, name, (lo, hi))
+
+    @classmethod
+    def mild(cls, **kw: Any) -> CameraSettings:
+        """A gentle camera: little tilt, distortion, noise and blur; no hand."""
+        base = {"tilt_deg": (0.0, 15.0), "k1": (-0.05, 0.02), "brightness": (0.85, 1.05),
+                "gradient": (0.0, 0.1), "shadows": (0.0, 1.0), "shadow_depth": (0.05, 0.2),
+                "cast": (0.95, 1.05), "noise_sigma": (0.0, 1.5),
+                    "blur_px": (0.0, 0.5), "jpeg_quality": (85.0, 95.0)}
+        base.update(kw)
+        return cls(**base)
+
+    @classmethod
+    def harsh(cls, **kw: Any) -> CameraSettings:
+        """The far end of every range: steep tilt, strong distortion, dim patchy light, noise."""
+        base = {"tilt_deg": (30.0, 40.0), "k1": (-0.25, 0.1), "brightness": (0.5, 1.2),
+                "gradient": (0.2, 0.4), "shadows": (1.0, 2.0), "shadow_depth": (0.25, 0.45),
+                "cast": (0.85, 1.15), "noise_sigma": (3.0, 6.0),
+                    "blur_px": (0.5, 1.5), "jpeg_quality": (50.0, 70.0)}
+        base.update(kw)
+        return cls(**base)
+
+
+# ---------------------------------------------------------------------------- distortion
+@dataclass(frozen=True)
+class Distortion:
+    """Radial lens distortion about ``centre``: r_d = r_u (1 + k1 r_u^2), r in units of ``scale``.
+
+    Points are frame pixels (col, row); ``distort`` maps an ideal (undistorted) pixel to where it
+    shows in the frame, ``undistort`` goes back (Newton's method).
+    """
+
+    k1: float
+    centre: tuple[float, float]
+    scale: float  # the focal length in pixels: r = distance / scale
+
+    def distort(self, pts: np.ndarray) -> np.ndarray:
+        p = np.asarray(pts, np.float64)
+        c = np.asarray(self.centre)
+        d = (p - c) / self.scale
+        r2 = np.sum(d * d, axis=-1, keepdims=True)
+        return c + d * (1 + self.k1 * r2) * self.scale
+
+    def undistort(self, pts: np.ndarray) -> np.ndarray:
+        p = np.asarray(pts, np.float64)
+        c = np.asarray(self.centre)
+        d = (p - c) / self.scale
+        rd = np.sqrt(np.sum(d * d, axis=-1, keepdims=True))
+        ru = rd.copy()
+        for _ in range(12):  # solve ru + k1 ru^3 = rd
+            f = ru + self.k1 * ru ** 3 - rd
+            ru = ru - f / (1 + 3 * self.k1 * ru * ru)
+        ratio = np.divide(ru, rd, out=np.ones_like(rd), where=rd > 1e-12)
+        return c + d * ratio * self.scale
+
+
+# ---------------------------------------------------------------------------- frame
+@dataclass
+class SimFrame:
+    """One simulated camera frame and its ground truth.
+
+    ``board_to_frame``: 3x3 homography from board coordinates to *undistorted* frame pixels;
+    ``distortion`` turns those into the pixels of ``image``; ``project`` does both.
+    ``occluded_points``: names of board points the hand covers (within about a piece's radius).
+    ``hand_mask``: bool (H, W) of hand pixels, None without a hand. ``params``: the values drawn.
+    """
+
+    image: np.ndarray
+    board_to_frame: np.ndarray
+    distortion: Distortion
+    occluded_points: set[str]
+    hand_mask: np.ndarray | None
+    seed: int
+    settings: CameraSettings
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def project(self, xy) -> np.ndarray:
+        """Board coordinates -> frame pixel (col, row) in ``image``; (2,) for one point, (N, 2) for many."""
+        p = np.asarray(xy, np.float64)
+        single = p.ndim == 1
+        p = p.reshape(-1, 2)
+        q = np.hstack([p, np.ones((len(p), 1))]) @ self.board_to_frame.T
+        out = self.distortion.distort(q[:, :2] / q[:, 2:3])
+        return out[0] if single else out
+
+
+def _rot_axis(axis: np.ndarray, angle: float) -> np.ndarray:
+    return cv2.Rodrigues((np.asarray(axis, np.float64) * angle).reshape(3, 1))[0]
+
+
+def _uniform(rng: np.random.Generator, r: Range) -> float:
+    return float(rng.uniform(r[0], r[1])) if r[1] > r[0] else float(r[0])
+
+
+def _camera(rng: np.random.Generator, settings: CameraSettings, scene_wh: tuple[int, int]):
+    """(H scene->undistorted frame, focal length, params) for a random camera pose."""
+    W, H = settings.size
+    sw, sh = scene_wh
+    tilt = math.radians(_uniform(rng, settings.tilt_deg))
+    azimuth = float(rng.uniform(0, 2 * math.pi))
+    rotation = math.radians(_uniform(rng, settings.rotation_deg))
+    fill = _uniform(rng, settings.fill)
+    fov = math.radians(_uniform(rng, settings.fov_deg))
+    offset = rng.uniform(-0.8, 0.8, 2)  # share of the slack the scene's centre moves by
+    f = W / (2 * math.tan(fov / 2))
+    K = np.array([[f, 0, (W - 1) / 2], [0, f, (H - 1) / 2], [0, 0, 1]])
+    R = _rot_axis([math.cos(azimuth), math.sin(azimuth), 0], tilt) @ _rot_axis([0, 0, 1], rotation)
+    # Scene pixels -> plane coordinates (one unit = the scene's larger side), centred.
+    s = 1.0 / max(sw, sh)
+    S = np.array([[s, 0, -s * (sw - 1) / 2], [0, s, -s * (sh - 1) / 2], [0, 0, 1]])
+    corners = np.array([(-0.5, -0.5, 1), (sw - 0.5, -0.5, 1), (sw - 0.5, sh - 0.5, 1), (-0.5, sh - 0.5, 1)]).T
+    t = np.array([0.0, 0.0, f / (fill * min(W, H))])
+    for _ in range(12):
+        Hm = K @ np.column_stack([R[:, 0], R[:, 1], t]) @ S
+        q = Hm @ corners
+        q = q[:2] / q[2]
+        bw, bh = np.ptp(q[0]), np.ptp(q[1])
+        now = max(bw / W, bh / H)
+        t[2] *= now / fill  # farther away if too big
+        bw, bh = bw * fill / now, bh * fill / now  # approximately, after the move
+        want = np.array([W / 2 + offset[0] * max(W - bw, 0) / 2, H / 2 + offset[1] * max(H - bh, 0) / 2])
+        have = np.array([(q[0].min() + q[0].max()) / 2, (q[1].min() + q[1].max()) / 2])
+        have = K[:2, 2] + (have - K[:2, 2]) * fill / now
+        t[:2] += (want - have) * t[2] / f
+    Hm = K @ np.column_stack([R[:, 0], R[:, 1], t]) @ S
+    params = {"tilt_deg": math.degrees(tilt), "tilt_azimuth_deg": math.degrees(azimuth),
+              "rotation_deg": math.degrees(rotation), "fill": fill, "fov_deg": math.degrees(fov),
+              "focal_px": f, "distance": float(t[2])}
+    return Hm / Hm[2, 2], f, params
+
+
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> np.ndarray:
+    """Smooth random field in [-1, 1] of ``shape``: a coarse grid upsampled bicubically."""
+    h, w = shape
+    grid = rng.uniform(-1, 1, (cells, max(2, round(cells * w / h)))).astype(np.float32)
+    return np.clip(cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC), -1, 1)
+
+
+def _table(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    base = np.array(_TABLES[int(rng.integers(len(_TABLES)))], np.float32) * rng.uniform(0.9, 1.1)
+    grain = _smooth_noise(rng, (h, w), 6) * 0.06 + _smooth_noise(rng, (h, w), 40) * 0.03
+    return base[None, None, :] * (1 + grain[:, :, None])
+
+
+def _lighting(rng: np.random.Generator, settings: CameraSettings,
+              shape: tuple[int, int]) -> tuple[np.ndarray, dict]:
+    h, w = shape
+    lo, hi = settings.brightness
+    level = _uniform(rng, settings.brightness)
+    gradient = _uniform(rng, settings.gradient)
+    angle = float(rng.uniform(0, 2 * math.pi))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ramp = ((xx / w - 0.5) * math.cos(angle) + (yy / h - 0.5) * math.sin(angle)) * 2  # about -1..1
+    field_ = level * (1 + gradient * ramp)
+    n_shadows = round(_uniform(rng, settings.shadows))
+    blobs = []
+    for i in range(2):  # always draw two, so the stream does not depend on the count
+        cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
+        sx, sy = rng.uniform(0.12, 0.3) * w, rng.uniform(0.12, 0.3) * h
+        depth = _uniform(rng, settings.shadow_depth)
+        theta = float(rng.uniform(0, math.pi))
+        if i >= n_shadows:
+            continue
+        dx, dy = xx - cx, yy - cy
+        u = dx * math.cos(theta) + dy * math.sin(theta)
+        v = -dx * math.sin(theta) + dy * math.cos(theta)
+        field_ = field_ * (1 - depth * np.exp(-0.5 * ((u / sx) ** 2 + (v / sy) ** 2)))
+        blobs.append({"centre": (cx, cy), "sigma": (sx, sy), "depth": depth})
+    field_ = np.clip(field_, lo, hi)
+    return field_, {"brightness": level, "gradient": gradient, "gradient_angle_deg": math.degrees(angle),
+                    "shadows": blobs}
+
+
+def _capsule(mask: np.ndarray, a, b, width: float) -> None:
+    cv2.line(mask, tuple(round(v * 4) for v in a), tuple(round(v * 4) for v in b), 255,
+             max(1, round(width)), cv2.LINE_AA, shift=2)
+
+
+def _hand(rng: np.random.Generator, board, board_to_frame: np.ndarray, dist: Distortion,
+          shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(alpha in 0..1, colour image, params) of a hand reaching from a frame edge onto the board."""
+    h, w = shape
+    names = list(board.points)
+    target = names[int(rng.integers(len(names)))]
+    edge = int(rng.integers(4))
+    along = float(rng.uniform(0.2, 0.8))
+    spread = float(rng.uniform(-0.4, 0.4))
+    curl = rng.uniform(0.55, 1.0, 4)
+    skin = np.array(_SKINS[int(rng.integers(len(_SKINS)))], np.float32) * rng.uniform(0.92, 1.08, 3)
+    size_k = float(rng.uniform(0.9, 1.15))
+    thumb_side = 1 if rng.uniform() < 0.5 else -1
+
+    def proj(xy):
+        q = board_to_frame @ np.array([xy[0], xy[1], 1.0])
+        return dist.distort(q[:2] / q[2])
+
+    # Pixels per board unit near the target, from the projection itself.
+    tx, ty = board.coords[target]
+    palm = proj((tx, ty))
+    unit = float(np.linalg.norm(proj((tx + 0.5, ty)) - proj((tx - 0.5, ty))) +
+                 np.linalg.norm(proj((tx, ty + 0.5)) - proj((tx, ty - 0.5)))) / 2
+    x0, y0, x1, y1 = markers.board_extent(board)
+    unit *= 6.0 / max(x1 - x0, y1 - y0) * size_k  # a hand is sized for a board about six units across
+    # The arm comes in from beyond the chosen edge (0 top, 1 right, 2 bottom, 3 left).
+    entry = {0: (along * w, -0.3 * h), 1: (w * 1.3, along * h), 2: (along * w, 1.3 * h),
+             3: (-0.3 * w, along * h)}[edge]
+    entry = np.array(entry) + np.array([spread * w, spread * h]) * ((0, 1) if edge % 2 else (1, 0))
+    d = palm - entry
+    d = d / (np.linalg.norm(d) + 1e-9)
+    n = np.array([-d[1], d[0]])
+    mask = np.zeros((h, w), np.uint8)
+    palm_len, palm_w = 1.8 * unit, 1.55 * unit
+    centre = palm + d * palm_len * 0.05
+    wrist = centre - d * palm_len * 0.45
+    # Forearm: a slowly widening quadrilateral from inside the palm back past the frame edge,
+    # rounded at the wrist by an ellipse.
+    far = wrist - d * (w + h)
+    arm = np.array([wrist + n * 0.36 * palm_w, wrist - n * 0.36 * palm_w, far - n * 0.75 * palm_w,
+                    far + n * 0.75 * palm_w])
+    cv2.fillPoly(mask, [np.round(arm * 4).astype(np.int32)], 255, cv2.LINE_AA, shift=2)
+    angle = math.degrees(math.atan2(d[1], d[0]))
+    cv2.ellipse(mask, ((float(wrist[0]), float(wrist[1])), (0.5 * palm_len, 0.74 * palm_w), angle),
+                255, -1, cv2.LINE_AA)
+    cv2.ellipse(mask, ((float(centre[0]), float(centre[1])), (palm_len, palm_w), angle), 255, -1, cv2.LINE_AA)
+    finger_w = 0.3 * unit
+    base_line = centre + d * palm_len * 0.36
+    lengths = np.array([1.05, 1.25, 1.15, 0.9]) * unit * curl
+    for i, length in enumerate(lengths):
+        off = (i - 1.5) * 0.34 * unit
+        a = base_line + n * off
+        fan = d + n * (i - 1.5) * 0.08
+        fan = fan / np.linalg.norm(fan)
+        _capsule(mask, a, a + fan * length, finger_w)
+    ta = centre + n * thumb_side * palm_w * 0.42 - d * palm_len * 0.1
+    tdir = d * 0.6 + n * thumb_side * 0.8
+    tdir = tdir / np.linalg.norm(tdir)
+    _capsule(mask, ta, ta + tdir * 0.95 * unit, finger_w * 1.2)
+    alpha = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 0.8)
+    # Shading: darker towards the outline (a rounded limb), a little texture.
+    inside = (mask > 127).astype(np.uint8)
+    depth = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
+    depth = np.clip(depth / max(0.35 * unit, 1.0), 0, 1)
+    shade = 0.72 + 0.28 * np.sqrt(depth)
+    shade = shade * (1 + 0.04 * _smooth_noise(rng, (h, w), 24))
+    colour = skin[None, None, :] * shade[:, :, None]
+    params = {"target": target, "edge": ["top", "right", "bottom", "left"][edge],
+              "skin": tuple(float(v) for v in skin),
+                  "unit_px": unit}
+    return alpha, colour, params
+
+
+def _occluded(board, project: Callable, mask: np.ndarray) -> set[str]:
+    """Points whose piece-sized neighbourhood the hand mask touches."""
+    pts = list(board.points)
+    coords = np.array([board.coords[p] for p in pts], np.float64)
+    if len(coords) > 1:
+        dd = np.linalg.norm(coords[:, None] - coords[None], axis=2)
+        dd[dd == 0] = np.inf
+        rho = min(0.35, 0.4 * float(dd.min()))
+    else:
+        rho = 0.35
+    angles = np.linspace(0, 2 * math.pi, 8, endpoint=False)
+    ring = [(0.0, 0.0)] + [(rho * math.cos(a), rho * math.sin(a)) for a in angles]
+    h, w = mask.shape
+    out = set()
+    for name, (x, y) in zip(pts, coords):
+        q = project(np.array([(x + dx, y + dy) for dx, dy in ring]))
+        c = np.round(q).astype(int)
+        ok = (c[:, 0] >= 0) & (c[:, 0] < w) & (c[:, 1] >= 0) & (c[:, 1] < h)
+        if np.any(mask[c[ok, 1], c[ok, 0]]):
+            out.add(name)
+    return out
+
+
+def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None) -> SimFrame:
+    """A camera frame of ``scene`` for ``seed``: same seed and settings give the same frame."""
+    settings = settings or CameraSettings()
+    W, H = settings.size
+    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(6)]
+    pose_rng, table_rng, light_rng, noise_rng, hand_rng, lens_rng = streams
+    sh, sw = scene.image.shape[:2]
+    Hs, f, params = _camera(pose_rng, settings, (sw, sh))
+    k1 = _uniform(lens_rng, settings.k1)
+    centre = ((W - 1) / 2 + float(lens_rng.normal(0, 0.01 * W)),
+              (H - 1) / 2 + float(lens_rng.normal(0, 0.01 * H)))
+    dist = Distortion(k1, centre, f)
+    params["k1"] = k1
+
+    # Resample the scene once: frame pixel -> undistorted pixel -> scene pixel.
+    src = scene.image
+    Hinv = np.linalg.inv(Hs)
+    scale = math.sqrt(abs(np.linalg.det(Hs[:2, :2] / Hs[2, 2])))  # rough frame px per scene px
+    if scale < 0.7:  # shrink the scene first, so thin lines do not alias
+        k = min(1.0, scale * 1.4)
+        src = cv2.resize(src, (max(1, round(sw * k)), max(1, round(sh * k))), interpolation=cv2.INTER_AREA)
+        kx, ky = src.shape[1] / sw, src.shape[0] / sh
+        Hinv = np.array([[kx, 0, 0.5 * kx - 0.5], [0, ky, 0.5 * ky - 0.5], [0, 0, 1]]) @ Hinv
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float64)
+    und = dist.undistort(np.stack([xx, yy], axis=-1))
+    q = und @ Hinv[:, :2].T + Hinv[:, 2]
+    mapx = (q[..., 0] / q[..., 2]).astype(np.float32)
+    mapy = (q[..., 1] / q[..., 2]).astype(np.float32)
+    warped = cv2.remap(src, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                       borderValue=(0, 0, 0))
+    cover = cv2.remap(np.full(src.shape[:2], 255, np.uint8), mapx, mapy, cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float32)[..., None] / 255
+    table = _table(table_rng, (H, W))
+    img = warped.astype(np.float32) * cover + table * (1 - cover)  # warped is black where cover is 0
+
+    board_to_frame = Hs @ scene.board_to_scene()
+    board_to_frame = board_to_frame / board_to_frame[2, 2]
+
+    def project(pts):
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        r = np.hstack([p, np.ones((len(p), 1))]) @ board_to_frame.T
+        return dist.distort(r[:, :2] / r[:, 2:3])
+
+    # Hand (drawn from its own stream always, so the rest of the frame does not depend on it).
+    alpha, hand_colour, hand_params = _hand(hand_rng, scene.board, board_to_frame, dist, (H, W))
+    hand_mask = None
+    occluded: set[str] = set()
+    if settings.hand:
+        # A soft shadow offset from the hand, then the hand itself.
+        lift = 0.12 * hand_params["unit_px"]  # light from the upper left: shadow down and right
+        shift = np.float32([[1, 0, lift], [0, 1, lift]])
+        shadow = cv2.warpAffine(alpha, shift, (W, H))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(2.0, 0.25 * hand_params["unit_px"]))
+        img = img * (1 - 0.35 * shadow[..., None])
+        img = img * (1 - alpha[..., None]) + hand_colour * alpha[..., None]
+        hand_mask = alpha > 0.5
+        occluded = _occluded(scene.board, project, hand_mask)
+        params["hand"] = hand_params
+
+    light, light_params = _lighting(light_rng, settings, (H, W))
+    params.update(light_params)
+    cast = np.array([_uniform(light_rng, settings.cast) for _ in range(3)], np.float32)
+    params["cast"] = tuple(float(c) for c in cast)
+    img = img * light[..., None] * cast[None, None, :]
+    sigma = _uniform(noise_rng, settings.noise_sigma)
+    blur = _uniform(noise_rng, settings.blur_px)
+    quality = round(_uniform(noise_rng, settings.jpeg_quality))
+    noise = noise_rng.standard_normal((H, W, 3), dtype=np.float32)
+    if blur >= 0.05:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    img = img + noise * sigma
+    out = np.clip(np.rint(img), 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    params.update(noise_sigma=sigma, blur_px=blur, jpeg_quality=quality)
+    return SimFrame(out, board_to_frame, dist, occluded, hand_mask, int(seed), settings, params)
