@@ -25,6 +25,17 @@ def _options_section(game: Game) -> list[tuple[str, list[str]]]:
                          for o in game.spec.options])]
 
 
+def _draw_lines(s, moves: str) -> list[str]:
+    """G-3's two draws, worded once for every family."""
+    out = []
+    if s.repetition_draw:
+        out.append("The third time the same position comes up with the same player to move, the game is drawn "
+                   "(ruling G-3).")
+    if s.move_cap:
+        out.append(f"{s.move_cap} {moves} without a capture draw the game (ruling G-3; option move_cap).")
+    return out
+
+
 def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
     s: MillSettings = game.settings
     b = game.board
@@ -90,11 +101,7 @@ def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
                     "and, if possible, forms no jare; a jare made that way removes nothing (ruling S-2).")
     if s.ten_move_draw:
         ends.append("With a player on three cows, ten moves without a cow shot draw the game (ruling M-1).")
-    if s.repetition_draw:
-        ends.append("The third time the same position comes up with the same player to move, the game is drawn (ruling G-3).")
-    if s.move_cap:
-        ends.append(f"{s.move_cap} moves (placements aside) without a capture draw the game "
-                    f"(ruling G-3; option move_cap).")
+    ends += _draw_lines(s, "moves (placements aside)")
     out.append(("End of the game", ends))
 
     notation = ["Placement: d2.  Slide or flight: d2-d3.  Removal: xg7."]
@@ -169,10 +176,7 @@ def _hanky_summary(game: Game) -> list[tuple[str, list[str]]]:
                         "wins; on a tie, the next gem capture wins (BH-8).")
     if s.scoring:
         ends.append("Scoring: 1 point per captured ring, 5 per gem; the most points wins when the game ends (BH-7).")
-    if s.repetition_draw:
-        ends.append("The third time the same position comes up with the same player to move, the game is drawn (G-3).")
-    if s.move_cap:
-        ends.append(f"{s.move_cap} Phase II moves without a capture draw the game (G-3; option move_cap).")
+    ends += _draw_lines(s, "Phase II moves")
     out.append(("End of the game", ends))
     out.append(("Notation", ["Cluster: the square, e.g. Oc3.  Move: the path of points from your ring to the "
                              "empty point, e.g. Oc3.n-Oc3.e, or Ob2.s-Ob2.e-Oc2.w-Oc2.n for a string of three."]))

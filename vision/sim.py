@@ -244,7 +244,7 @@ class CameraSettings:
         base = {"tilt_deg": (0.0, 15.0), "k1": (-0.05, 0.02), "brightness": (0.85, 1.05),
                 "gradient": (0.0, 0.1), "shadows": (0.0, 1.0), "shadow_depth": (0.05, 0.2),
                 "cast": (0.95, 1.05), "noise_sigma": (0.0, 1.5),
-                    "blur_px": (0.0, 0.5), "jpeg_quality": (85.0, 95.0)}
+                "blur_px": (0.0, 0.5), "jpeg_quality": (85.0, 95.0)}
         base.update(kw)
         return cls(**base)
 
@@ -254,7 +254,7 @@ class CameraSettings:
         base = {"tilt_deg": (30.0, 40.0), "k1": (-0.25, 0.1), "brightness": (0.5, 1.2),
                 "gradient": (0.2, 0.4), "shadows": (1.0, 2.0), "shadow_depth": (0.25, 0.45),
                 "cast": (0.85, 1.15), "noise_sigma": (3.0, 6.0),
-                    "blur_px": (0.5, 1.5), "jpeg_quality": (50.0, 70.0)}
+                "blur_px": (0.5, 1.5), "jpeg_quality": (50.0, 70.0)}
         base.update(kw)
         return cls(**base)
 

@@ -420,6 +420,23 @@ class HankyState:
         self.owner = owner
         self.masks = tuple(masks)
 
+    def _change(self, changes: dict[int, int]) -> None:
+        """Set the given points to new owners (0: empty), updating the side masks in place of a rescan."""
+        owner = bytearray(self.owner)
+        masks = list(self.masks)
+        for i, new in changes.items():
+            old = owner[i]
+            if old == new:
+                continue
+            bit = 1 << i
+            if old:
+                masks[old - 1] &= ~bit
+            if new:
+                masks[new - 1] |= bit
+            owner[i] = new
+        self.owner = bytes(owner)
+        self.masks = tuple(masks)
+
     def _occupied(self) -> int:
         occ = 0
         for m in self.masks:
@@ -608,9 +625,9 @@ class HankyState:
         hostile = self._hostile()
         for a, b in zip(path, path[1:]):
             o = owner[a]
-            for c, d in rules.hboard.crossing.get((names[a], names[b]), ()):
-                cm = (1 << rules.index[c]) | (1 << rules.index[d])
+            for cm in rules.edge_crosses[(a, b)]:
                 if hostile[o - 1] & cm == cm:
+                    c, d = (names[i] for i in _bits(cm))
                     whose = "the mover's" if o == self.side + 1 else f"side {o}'s"
                     return (f"the ring on {names[a]} ({whose}) may not cross between the two hostile rings on "
                             f"{c} and {d} on the other web (BH-4)")
@@ -631,10 +648,7 @@ class HankyState:
         rules = self.rules
         side = self.side
         nxt = self._copy(rules.cluster_step[k])
-        owner = bytearray(self.owner)
-        for i in rules.sq_points[k]:
-            owner[i] = side + 1
-        nxt._set_board(bytes(owner))
+        nxt._change({i: side + 1 for i in rules.sq_points[k]})
         if not rules.settings.gemless:
             gems = bytearray(self.gems)
             gems[k] = side + 1
@@ -659,12 +673,9 @@ class HankyState:
         rules = self.rules
         side = self.side
         nxt = self._copy(step)
-        owner = bytearray(self.owner)
-        carried = [self.owner[i] for i in path[:-1]]
-        owner[path[0]] = 0
-        for i, o in zip(path[1:], carried):
-            owner[i] = o
-        nxt._set_board(bytes(owner))
+        moved = {path[0]: 0}  # every ring steps one place along the path (BH-3)
+        moved.update(zip(path[1:], (self.owner[i] for i in path[:-1])))
+        nxt._change(moved)
         nxt.quiet = self.quiet + 1
         took = nxt._capture(side, phase_one=False)
         if nxt.result is not None:
@@ -713,18 +724,13 @@ class HankyState:
             self.piles = tuple(piles)
             extra = True
         if s.ring_capture or s.gemless:
-            owner = None
             taken = 0
             for oct_mask, enclosed in rules.octagons:
                 if mine & oct_mask == oct_mask:
                     victims = enclosed & self._occupied() & ~mine
                     if victims:
-                        if owner is None:
-                            owner = bytearray(self.owner)
-                        for i in _bits(victims):
-                            owner[i] = 0
-                            taken += 1
-                        self._set_board(bytes(owner))
+                        self._change({i: 0 for i in _bits(victims)})
+                        taken += victims.bit_count()
                         events.append(f"captures {victims.bit_count()} ring(s) inside the octagon")
             if taken:
                 rp = list(self.ring_piles)
