@@ -95,7 +95,9 @@ def _hanky_for(board):
     from engine.boards import brain_hanky_for
 
     hboard = brain_hanky_for(board.name)
-    return hboard if hboard is not None and hboard.graph is board else None
+    # Same name, same geometry: boards are generated deterministically from their name's size
+    # and wrap flags, though a game may hold its own copy of the graph.
+    return hboard if hboard is not None and hboard.graph.points == board.points else None
 
 
 def _board_render(board, position, ppu: float):
