@@ -128,13 +128,18 @@ def _board_render(board, position, ppu: float):
     return img, style.background, c, r
 
 
-def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80) -> Scene:
+def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80, *,
+                 markers: bool = True) -> Scene:
     """A stand-in print: white paper over ``markers.print_extent(board)``, the board, four markers.
 
     The board is drawn by ``vision.render`` (``render_hanky`` for Brain Hanky boards) without
     labels, on a patch of its own background colour reaching a little past the play area; the
     markers are drawn upright at ``Marker.corners()`` with a white quiet zone round them.
+    ``markers=False`` leaves them out (a board without markers, for outline registration); the
+    rest of the picture, and so every seeded frame, is the same.
     """
+    draw_markers = markers
+    from . import markers  # the module: the keyword above shadows its name here
     ppu = float(px_per_unit)
     X0, Y0, X1, Y1 = markers.print_extent(board)
     w, h = round((X1 - X0) * ppu), round((Y1 - Y0) * ppu)
@@ -154,7 +159,7 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     c1, r1 = px((bx1 + pad, by0 - pad))
     img[r0:r1, c0:c1] = background
     # Markers first, so a piece drawn near a corner may overlap the quiet zone, never the marker.
-    for m in layout:
+    for m in layout if draw_markers else ():
         tl = m.corners()[0]
         side = round(m.size * ppu)
         quiet = round(m.size / 4 * ppu)

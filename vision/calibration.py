@@ -1,0 +1,412 @@
+"""Calibration: learn one board under one camera, check it, and keep it in a versioned file.
+
+Two pictures are enough: the empty board, and the board with pieces on known spots (the game's
+start position, or for games that start empty the documented layout of ``calibration_layout``:
+one piece of each colour and kind). From them ``calibrate``
+
+1. locates the board in each picture (its markers, four given corners, or its outline);
+2. picks *probes* on the empty board: patches of plain background between the spots, which
+   later tell the reader how the light has changed;
+3. stores how every spot looks empty, relative to the background round it;
+4. learns each piece class (white man, gold gem, ...) from the pieces picture;
+5. checks its own work: the board is bright enough, no spot is washed out by glare, no two
+   classes look alike, and both pictures read back exactly as they should. Any failure raises
+   ``CalibrationError`` whose message says what to change.
+
+The file is JSON with ``format``/``version`` fields; ``load_calibration`` refuses other formats,
+newer versions, other games and damaged contents with a message that says what to do.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import engine
+from engine.core import Piece
+
+from . import registration as rg
+from . import sampling
+from .classify import decide, distances
+from .families import Family, family_for
+
+FORMAT = "arbiter-calibration"
+VERSION = 1
+MIN_PROBES = 12
+TOO_DARK = 45.0  # grey level of the board background below which reading is unreliable
+GLARE = 252.0  # a sample this bright in every channel is clipped: the camera sees glare, not colour
+ALIKE = 0.08  # two classes closer than this (mean |difference|, background = 1) are too alike
+
+
+class CalibrationError(ValueError):
+    """Calibration failed or a calibration file cannot be used; the message says what to do."""
+
+
+@dataclass
+class Locator:
+    """How to find the board in a frame: ``method`` "markers" (every frame), or a fixed
+    homography from given corners / the outline (the camera must not move after calibration)."""
+
+    method: str = "markers"
+    board_to_image: np.ndarray | None = None
+    corners: list[list[float]] | None = None
+
+    def locate(self, image: np.ndarray, board) -> rg.Registration:
+        if self.method == "markers":
+            return rg.register_markers(image, board)
+        if self.board_to_image is None:
+            raise rg.RegistrationError(f"calibration by {self.method} has no stored board position")
+        return rg.Registration(self.board_to_image, 0.0, (), self.method)
+
+
+def find_board(image: np.ndarray, board, method: str = "markers", corners=None) -> Locator:
+    """A ``Locator`` for ``method`` fitted to ``image`` (raises RegistrationError)."""
+    if method == "markers":
+        rg.register_markers(image, board)  # fail now, with the marker message, if it cannot work
+        return Locator("markers")
+    if method == "corners":
+        reg = rg.register_corners(board, corners)
+        return Locator("corners", reg.board_to_image, [list(map(float, c)) for c in np.asarray(corners)])
+    if method == "outline":
+        from .outline import register_outline
+
+        reg = register_outline(image, board)
+        return Locator("outline", reg.board_to_image)
+    raise CalibrationError(f"unknown way to find the board {method!r}: use markers, corners or outline")
+
+
+@dataclass
+class Calibration:
+    game: str
+    options: dict[str, Any]
+    board: str
+    family: Family
+    locator: Locator
+    frame_size: tuple[int, int]
+    probes: np.ndarray  # (P, 2) board coordinates
+    probe_empty: np.ndarray  # (P, 3) probe colours on the empty board
+    background: np.ndarray  # (N, 3) empty-board background colour near each spot
+    empty: dict[str, np.ndarray]  # kind -> (n, K, 3) relative colours of the empty spots
+    templates: dict[tuple[int, str], np.ndarray]  # (owner, kind) -> (K, 3) relative colours
+    unknown: float = 0.25  # a best distance above this means nothing fits
+    created: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def layout(self) -> sampling.Layout:
+        return sampling.Layout.build(self.family, self.probes)
+
+    def class_templates(self, kind: str) -> tuple[list[tuple[int, str]], np.ndarray]:
+        keys = [c.key for c in self.family.classes_for(kind) if c.key in self.templates]
+        k = len(self.family.patterns[kind].offsets)
+        arr = np.array([self.templates[key] for key in keys], np.float32).reshape(len(keys), k, 3)
+        return keys, arr
+
+    # ------------------------------------------------------------------ file
+    def to_json(self) -> dict[str, Any]:
+        def arr(a: np.ndarray) -> Any:
+            return np.round(np.asarray(a, np.float64), 4).tolist()
+
+        return {
+            "format": FORMAT, "version": VERSION, "created": self.created,
+            "game": self.game, "options": self.options, "board": self.board,
+            "family": self.family.name, "spots": list(self.family.spots),
+            "frame_size": list(self.frame_size),
+            "locator": {"method": self.locator.method,
+                        "board_to_image": None if self.locator.board_to_image is None else arr(self.locator.board_to_image),
+                        "corners": self.locator.corners},
+            "probes": arr(self.probes), "probe_empty": arr(self.probe_empty),
+            "background": arr(self.background),
+            "empty": {k: arr(v) for k, v in self.empty.items()},
+            "classes": [{"owner": o, "kind": k, "name": self.family.class_name(o, k), "template": arr(t)}
+                        for (o, k), t in self.templates.items()],
+            "unknown": self.unknown, "notes": self.notes,
+        }
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n")
+        tmp.replace(path)  # never leave a half-written calibration behind
+        return path
+
+
+def load_calibration(path: str | Path, game: str | None = None) -> Calibration:
+    """Read a calibration file; with ``game``, refuse one made for another game."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise CalibrationError(f"{path}: no such calibration file; make one with `arbiter calibrate`") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CalibrationError(f"{path}: not a readable calibration file ({exc}); run `arbiter calibrate` "
+                               f"again to make a new one") from None
+    return calibration_from_json(data, str(path), game)
+
+
+def calibration_from_json(data: Any, source: str = "calibration", game: str | None = None) -> Calibration:
+    def bad(what: str) -> CalibrationError:
+        return CalibrationError(f"{source}: {what}; run `arbiter calibrate` again to make a new one")
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad("this is not an arbiter calibration file")
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise bad(f"unknown calibration version {version!r}")
+    if version > VERSION:
+        raise CalibrationError(f"{source}: made by a newer arbiter (calibration version {version}, this one "
+                               f"reads {VERSION}): update arbiter or calibrate again")
+    name = data.get("game")
+    if game is not None and name != game:
+        raise CalibrationError(f"{source} is a calibration for {name}, not {game}: use the right file or run "
+                               f"`arbiter calibrate {game}`")
+    try:
+        g = engine.load(name, **(data.get("options") or {}))
+    except (engine.UnknownGame, engine.BadOption, TypeError) as exc:
+        raise bad(f"its game cannot be loaded ({exc})") from None
+    family = family_for(g)
+    if list(family.spots) != data.get("spots") or g.board.name != data.get("board"):
+        raise bad(f"it was made for a different {name} board than this arbiter has")
+    try:
+        loc = data["locator"]
+        H = loc.get("board_to_image")
+        locator = Locator(str(loc["method"]), None if H is None else _array(H, (3, 3)), loc.get("corners"))
+        if locator.method not in ("markers", "corners", "outline"):
+            raise ValueError(f"unknown locator {locator.method!r}")
+        probes = _array(data["probes"], (None, 2))
+        probe_empty = _array(data["probe_empty"], (len(probes), 3))
+        n = len(family.spots)
+        background = _array(data["background"], (n, 3))
+        layout = sampling.Layout.build(family, probes) if len(probes) else None
+        if layout is None or len(probes) < MIN_PROBES:
+            raise ValueError("too few background probes")
+        empty = {k: _array(data["empty"][k], (len(idx), len(family.patterns[k].offsets), 3))
+                 for k, idx in layout.groups.items()}
+        templates = {}
+        for c in data["classes"]:
+            kind = str(c["kind"])
+            if kind not in family.patterns:
+                raise ValueError(f"piece kind {kind!r} does not belong on this board")
+            templates[(int(c["owner"]), kind)] = _array(c["template"], (len(family.patterns[kind].offsets), 3))
+        size = data["frame_size"]
+        frame_size = (int(size[0]), int(size[1]))
+        unknown = float(data.get("unknown", 0.25))
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise bad(f"its contents are damaged ({exc})") from None
+    return Calibration(name, dict(data.get("options") or {}), g.board.name, family, locator, frame_size,
+                       probes, probe_empty, background, empty, templates, unknown,
+                       str(data.get("created", "")), list(data.get("notes", [])))
+
+
+def _array(value: Any, shape: tuple) -> np.ndarray:
+    a = np.asarray(value, np.float64)
+    if a.ndim != len(shape) or any(s is not None and s != d for s, d in zip(shape, a.shape)):
+        raise ValueError(f"expected an array of shape {shape}, found {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("non-numbers in an array")
+    return a
+
+
+# ---------------------------------------------------------------------------- the layout
+def calibration_layout(game) -> tuple[dict[str, Piece], str]:
+    """(position, description): what the pieces picture must show.
+
+    The game's start position when it shows every piece class (Brain Hanky's battle lines, the
+    3x3 games with fixed starts); otherwise one piece of each class on spots far apart, so
+    neighbours never touch: for HTJB boards the corners, for Brain Hanky a gem and a ring of
+    each side on squares spread over the board.
+    """
+    family = family_for(game)
+    start = dict(game.new().position()) if not getattr(game.settings, "move_chooser", False) else {}
+    if start and {(p.owner, p.kind) for p in start.values()} >= {c.key for c in family.classes}:
+        return start, "the game's start position"
+    pos: dict[str, Piece] = {}
+    if family.name == "htjb":
+        xy = family.xy
+        cx, cy = xy.mean(axis=0)
+        # Corners in turn: bottom-left, top-right, top-left, bottom-right (as seen by player 1).
+        aims = [(-1, -1), (1, 1), (-1, 1), (1, -1)]
+        for c, (ax, ay) in zip(family.classes, aims):
+            score = (xy[:, 0] - cx) * ax + (xy[:, 1] - cy) * ay
+            for i in np.argsort(-score):
+                if family.spots[i] not in pos:
+                    pos[family.spots[i]] = Piece(c.owner, c.kind)
+                    break
+    else:
+        hboard = game.rules.hboard
+        squares = list(hboard.whole_squares["O"])
+        sides = sorted({c.owner for c in family.classes})
+        step = max(1, len(squares) // len(sides))
+        for j, side in enumerate(sides):
+            sq = hboard.squares[squares[(j * step + step // 2) % len(squares)]]
+            if any(c.key == (side, "gem") for c in family.classes):
+                pos[sq.name] = Piece(side, "gem")
+            pos[sq.points["n"]] = Piece(side, "ring")
+    words = ", ".join(f"{family.class_name(p.owner, p.kind)} on {s}" for s, p in pos.items())
+    return pos, f"one piece of each kind: {words}"
+
+
+# ---------------------------------------------------------------------------- calibrate
+def _expected(family: Family, position: Mapping[str, Any], kind: str, idx: np.ndarray) -> list:
+    out = []
+    for i in idx:
+        p = position.get(family.spots[i])
+        out.append(None if p is None else (p.owner, p.kind))
+    return out
+
+
+def read_samples(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H: np.ndarray):
+    """(relative spot colours by kind, probe light ratios, raw samples) of one frame."""
+    s = sampling.take(layout, image, H)
+    rel, ratio = sampling.normalise(layout, s, cal.probe_empty, cal.background)
+    return rel, ratio, s
+
+
+def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.ndarray]) -> dict[str, Any]:
+    """{kind: (keys, Verdicts)} for one frame's relative colours."""
+    out = {}
+    for kind, idx in layout.groups.items():
+        keys, T = cal.class_templates(kind)
+        out[kind] = (keys, decide(distances(rel[kind], cal.empty[kind], T, cal.family.patterns[kind].keep)))
+    return out
+
+
+def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
+              position: Mapping[str, Any] | None = None, method: str = "markers", corners=None,
+              progress=None) -> Calibration:
+    """Learn ``game``'s board from an empty picture and a pieces picture (see the module text).
+
+    ``position``: what the pieces picture shows (default: ``calibration_layout(game)``).
+    ``progress(message)`` is told each stage, for a command line to show.
+    """
+    say = progress or (lambda _m: None)
+    family = family_for(game)
+    board = game.board
+    if position is None:
+        position, _ = calibration_layout(game)
+    for name, img in (("empty board", empty_image), ("pieces", pieces_image)):
+        if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
+            raise CalibrationError(f"the {name} picture is not a colour image: check the camera or the file")
+    if empty_image.shape != pieces_image.shape:
+        raise CalibrationError(f"the two pictures differ in size ({empty_image.shape[1]}x{empty_image.shape[0]} and "
+                               f"{pieces_image.shape[1]}x{pieces_image.shape[0]}): take both with the same camera")
+
+    say("finding the board in the empty picture")
+    try:
+        locator = find_board(empty_image, board, method, corners)
+        H_empty = locator.locate(empty_image, board).board_to_image
+        say("finding the board in the pieces picture")
+        H_pieces = locator.locate(pieces_image, board).board_to_image
+    except rg.RegistrationError as exc:
+        raise CalibrationError(str(exc)) from None
+
+    say("choosing background probes on the empty board")
+    candidates = sampling.candidate_probes(family, board)
+    pre = sampling.Layout.build(family, candidates)
+    s0 = sampling.take(pre, empty_image, H_empty)
+    bad_spots = [family.spots[i] for k, idx in pre.groups.items()
+                 for i, v in zip(idx, s0.spots[k]) if not np.all(np.isfinite(v))]
+    if bad_spots:
+        raise CalibrationError(f"part of the board is outside the picture ({', '.join(bad_spots[:6])}"
+                               f"{'...' if len(bad_spots) > 6 else ''}): move the camera back or centre the board")
+    keep = sampling.choose_probes(family, candidates, empty_image, H_empty)
+    if keep.sum() < MIN_PROBES:
+        raise CalibrationError("the empty board shows too little plain background between the points: is it "
+                               "really empty, evenly lit and in focus?")
+    probes, probe_empty = candidates[keep], s0.probes[keep]
+    level = float(np.median(probe_empty.mean(axis=1)))
+    if level < TOO_DARK:
+        raise CalibrationError(f"the board is too dark (background level {level:.0f} of 255): add light or open "
+                               f"the camera's exposure")
+    layout = sampling.Layout.build(family, probes)
+    background = np.median(probe_empty[layout.near], axis=1)
+    s_empty = sampling.take(layout, empty_image, H_empty)
+    glare = []
+    for k, idx in layout.groups.items():
+        clipped = np.mean(np.all(s_empty.spots[k] >= GLARE, axis=2), axis=1)
+        glare += [family.spots[i] for i, c in zip(idx, clipped) if c > 0.25]
+    if glare:
+        raise CalibrationError(f"glare on {', '.join(glare[:8])}{'...' if len(glare) > 8 else ''}: the light "
+                               f"reflects straight into the camera there; move the lamp or tilt the camera")
+    empty = {k: s_empty.spots[k] / background[idx][:, None, :] for k, idx in layout.groups.items()}
+
+    cal = Calibration(game.name, dict(game.options), board.name, family, locator,
+                      (empty_image.shape[1], empty_image.shape[0]), probes, probe_empty, background, empty, {},
+                      created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+
+    say("learning the piece colours")
+    rel, _ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
+    learned: dict[tuple[int, str], list[np.ndarray]] = {}
+    for k, idx in layout.groups.items():
+        for j, want in enumerate(_expected(family, position, k, idx)):
+            if want is not None:
+                learned.setdefault(want, []).append(rel[k][j])
+    missing = [c.name for c in family.classes if c.key not in learned]
+    if missing:
+        raise CalibrationError(f"the pieces picture should show a {', '.join(missing)} but its spot is not "
+                               f"set as expected: lay out the pieces as `arbiter calibrate {game.name} --layout` shows")
+    cal.templates = {key: np.mean(v, axis=0) for key, v in learned.items()}
+
+    say("checking that no two pieces look alike")
+    for kind in layout.groups:
+        keys, T = cal.class_templates(kind)
+        for a in range(len(keys)):
+            for b in range(a + 1, len(keys)):
+                d = float(np.mean(np.abs(T[a] - T[b])))
+                if d < ALIKE:
+                    raise CalibrationError(f"the {family.class_name(*keys[a])} and the {family.class_name(*keys[b])} "
+                                           f"look too alike to this camera (difference {d:.2f}): use more light, "
+                                           f"less colour cast, or pieces of clearer colours")
+        idx = layout.groups[kind]
+        for key, t in zip(keys, T):
+            d = np.mean(np.abs(cal.empty[kind] - t[None]), axis=(1, 2))
+            close = [family.spots[i] for i, v in zip(idx, d) if v < ALIKE]
+            if close:
+                raise CalibrationError(f"a {family.class_name(*key)} looks like the empty board at "
+                                       f"{', '.join(close[:6])}: use pieces that stand out from the board")
+
+    say("checking that every spot reads correctly")
+    worst = 0.0
+    for label, img, H, pos in (("empty board", empty_image, H_empty, {}), ("pieces", pieces_image, H_pieces, position)):
+        rel, _r, _s = read_samples(cal, layout, img, H)
+        wrong = []
+        for kind, (keys, v) in classify_all(cal, layout, rel).items():
+            idx = layout.groups[kind]
+            for j, want in enumerate(_expected(family, pos, kind, idx)):
+                got = None if v.choice[j] < 0 else keys[v.choice[j]]
+                if got != want:
+                    wrong.append(f"{family.spots[idx[j]]} reads {_word(family, got)}, not {_word(family, want)}")
+                elif want is None:
+                    worst = max(worst, float(v.best[j]))
+        if wrong:
+            raise CalibrationError(f"the {label} picture does not read back correctly: {'; '.join(wrong[:5])}"
+                                   f"{' ...' if len(wrong) > 5 else ''}. Check for glare, shadows or pieces off "
+                                   f"their points, and that the pieces are laid out as shown by --layout")
+    # Nothing fits when the best distance is far beyond what an empty spot showed: a guard
+    # against garbage (a spot wholly covered by something new). Hands are found by the probes.
+    cal.unknown = float(max(0.3, 3 * worst))
+    cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
+    say("calibration checked")
+    return cal
+
+
+def _word(family: Family, key) -> str:
+    return "empty" if key is None else family.class_name(*key)
+
+
+def spot_pixels(cal: Calibration, H: np.ndarray) -> dict[str, tuple[float, float]]:
+    pts = sampling.project(H, cal.family.xy)
+    return {s: (float(c), float(r)) for s, (c, r) in zip(cal.family.spots, pts)}
+
+
+def scale_px(cal: Calibration, H: np.ndarray) -> float:
+    """Pixels per board unit near the board's centre (for drawing the overlay)."""
+    c = cal.family.xy.mean(axis=0)
+    p = sampling.project(H, np.array([c, c + (1, 0), c + (0, 1)]))
+    return float((math.dist(p[0], p[1]) + math.dist(p[0], p[2])) / 2)

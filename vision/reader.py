@@ -1,0 +1,138 @@
+"""``BoardReader``: one camera frame in, one ``Observation`` out (or no reading, and why).
+
+Per frame the reader
+
+1. locates the board (its markers every frame, so a bumped camera is followed; or the fixed
+   position found at calibration);
+2. fetches the spot samples and background probes (``vision.sampling``) and takes the light out;
+3. looks for anything over the board: probes that no longer look like the board's background
+   after the light is accounted for (a hand, an arm, its shadow), or a spot that looks like
+   neither the empty board nor any piece. Either makes the frame *occluded*: it yields no
+   reading at all, because a half-covered board read as a board is how a referee goes wrong;
+4. classifies every spot against the empty board and the learned piece classes.
+
+It never raises for a bad frame: an unreadable image, a board out of view or a covered marker
+all come back as an occluded ``Observation`` whose ``reason`` says what is wrong.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.core import Piece
+from engine.observation import Observation, Reading
+
+from . import registration as rg
+from . import sampling
+from .calibration import Calibration, classify_all
+
+PROBE_NEIGHBOURS = 16
+
+
+@dataclass
+class Diagnostics:
+    """What the last ``read`` saw, for the overlay and for tuning: per spot best distance and
+    choice, the probe deviations, and the registration used."""
+
+    registration: rg.Registration | None = None
+    best: dict[str, float] = field(default_factory=dict)
+    deviating_probes: np.ndarray | None = None
+    probe_deviation: np.ndarray | None = None
+    unknown_spots: list[str] = field(default_factory=list)
+
+
+class BoardReader:
+    """Reads frames of one calibrated board. ``sees`` is "colour": owners and kinds."""
+
+    sees = "colour"
+
+    def __init__(self, calibration: Calibration, *, probe_threshold: float | None = None,
+                 probe_count: int = 2):
+        self.cal = calibration
+        self.layout = calibration.layout()
+        self.board = _board_of(calibration)
+        self.probe_threshold = probe_threshold or calibration.family.probe_threshold
+        self.probe_count = probe_count
+        self.last = Diagnostics()
+        pr = calibration.probes
+        d = np.linalg.norm(pr[:, None, :] - pr[None, :, :], axis=2)
+        k = min(PROBE_NEIGHBOURS + 1, len(pr))
+        self._probe_near = np.argsort(d, axis=1)[:, 1:k]
+        spacing = float(np.sort(d, axis=1)[:, 1].max()) if len(pr) > 1 else 1.0
+        self._probe_adjacent = (d > 0) & (d <= 1.5 * spacing)
+        self._keys = {kind: calibration.class_templates(kind)[0] for kind in self.layout.groups}
+
+    def read(self, frame) -> Observation:
+        self.last = Diagnostics()
+        image = getattr(frame, "image", frame)
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            return Observation.blocked("the camera frame is empty or not a colour image")
+        if self.cal.locator.method != "markers" and (image.shape[1], image.shape[0]) != self.cal.frame_size:
+            return Observation.blocked(f"the frame is {image.shape[1]}x{image.shape[0]} but the calibration was made "
+                                       f"at {self.cal.frame_size[0]}x{self.cal.frame_size[1]}")
+        try:
+            reg = self.cal.locator.locate(image, self.board)
+        except rg.RegistrationError as exc:
+            return Observation.blocked(f"board not found: {exc}")
+        self.last.registration = reg
+        rel, ratio, raw = _read(self.cal, self.layout, image, reg.board_to_image)
+        if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
+            return Observation.blocked("part of the board is outside the picture")
+        covered = self._probe_check(ratio)
+        if covered:
+            return Observation.blocked(covered)
+        verdicts = classify_all(self.cal, self.layout, rel)
+        points: dict[str, Reading] = {}
+        unknown = []
+        for kind, (keys, v) in verdicts.items():
+            for j, i in enumerate(self.layout.groups[kind]):
+                name = self.cal.family.spots[i]
+                self.last.best[name] = float(v.best[j])
+                if v.best[j] > self.cal.unknown:
+                    unknown.append(name)
+                c = int(v.choice[j])
+                piece = None if c < 0 else Piece(*keys[c])
+                points[name] = Reading(piece, float(v.confidence[j]))
+        if unknown:
+            self.last.unknown_spots = unknown
+            return Observation.blocked(f"something unexpected on {', '.join(sorted(unknown)[:6])}"
+                                       f"{'...' if len(unknown) > 6 else ''} (a hand, or a piece off its point)")
+        ordered = {s: points[s] for s in self.cal.family.spots}
+        return Observation(ordered, self.sees)
+
+    def _probe_check(self, ratio: np.ndarray) -> str:
+        """A reason if the background shows something over the board, else ''.
+
+        Light changes smoothly; a hand or arm does not. Each probe's light ratio (in log terms,
+        per channel) is compared with the median of its nearest probes; a probe off by more than
+        ``probe_threshold`` in any channel, or in the balance between channels (skin is redder
+        than the board's change of light), is deviating. A few deviating probes (``probe_count``)
+        mean something is over the board.
+        """
+        lr = np.log(np.maximum(ratio, 1e-3))
+        local = np.median(lr[self._probe_near], axis=1)
+        dev = np.abs(lr - local)
+        score = dev.max(axis=1)
+        self.last.probe_deviation = score
+        off = score > self.probe_threshold
+        bad = np.flatnonzero(off & (self._probe_adjacent[:, off].sum(axis=1) > 0))
+        self.last.deviating_probes = bad
+        if len(bad) >= self.probe_count:
+            where = self.cal.probes[bad].mean(axis=0)
+            near = self.cal.family.spots[int(np.argmin(np.linalg.norm(self.cal.family.xy - where, axis=1)))]
+            return f"something is over the board near {near} (a hand or arm?)"
+        return ""
+
+
+def _read(cal: Calibration, layout, image, H):
+    s = sampling.take(layout, image, H)
+    rel, ratio = sampling.normalise(layout, s, cal.probe_empty, cal.background)
+    return rel, ratio, s
+
+
+def _board_of(cal: Calibration):
+    import engine
+
+    return engine.load(cal.game, **cal.options).board

@@ -1,0 +1,207 @@
+"""Sampling a frame at the board's spots and background, with lighting taken out.
+
+The reader never looks at whole images: it looks at a few dozen pixels per spot (the family's
+sampling pattern, ``vision.families``) and at *probes*, small patches of plain board background
+between the spots and away from the lines, chosen from the empty board at calibration. One
+``cv2.remap`` fetches them all, so a frame costs well under a millisecond here.
+
+Lighting: the camera sees reflectance times light. Probes carry no pieces, so the ratio of a
+probe now to the same probe on the empty board is the change of light (level, colour cast,
+shadows) at that place. Each spot divides its samples by the median ratio of its nearest probes
+(the median ignores a probe or two covered by a stray finger) and by the empty board's
+background colour there, giving colours *relative to the board's own background*: about 1.0
+for the board, above it for a white piece, far below for a black one, whatever the light.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import markers as mk
+from .families import Family
+
+PROBE_PATCH = np.array([(0, 0), (0.03, 0), (-0.03, 0), (0, 0.03), (0, -0.03)], np.float64)
+# At calibration a probe must be even over a wider ring than it samples later, so that a line
+# or a mark a little way off (and a little blur or registration error) never reaches the patch.
+def _check_ring(radius: float) -> np.ndarray:
+    return np.array([(0, 0)] + [(radius * np.cos(a), radius * np.sin(a))
+                                for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)], np.float64)
+NEAREST_PROBES = 8
+
+
+def project(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Board coordinates (..., 2) -> image pixels (..., 2) through homography ``H``."""
+    shape = xy.shape
+    p = xy.reshape(-1, 2)
+    q = p @ H[:2, :2].T + H[:2, 2]
+    w = p @ H[2, :2] + H[2, 2]
+    return (q / w[:, None]).reshape(shape)
+
+
+def fetch(image: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    """Bilinear colour at each pixel position (..., 2) -> (..., 3) float32; outside is NaN."""
+    shape = pixels.shape[:-1]
+    flat = pixels.reshape(-1, 2).astype(np.float32)
+    n = len(flat)
+    width = 1024  # remap maps must stay under 32767 pixels a side: fold the list into rows
+    rows = max(1, -(-n // width))
+    grid = np.full((rows * width, 2), -10.0, np.float32)
+    grid[:n] = flat
+    grid = grid.reshape(rows, width, 2)
+    out = cv2.remap(image, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=(0, 0, 0)).reshape(-1, 3)[:n].astype(np.float32)
+    h, w = image.shape[:2]
+    outside = (flat[:, 0] < 0) | (flat[:, 1] < 0) | (flat[:, 0] > w - 1) | (flat[:, 1] > h - 1)
+    out[outside] = np.nan
+    return out.reshape(*shape, 3)
+
+
+@dataclass
+class Layout:
+    """Where to look, in board units: every spot's samples and every probe's patch."""
+
+    family: Family
+    probes: np.ndarray  # (P, 2) board coordinates of the probe centres
+    kinds: tuple[str, ...]  # the piece kinds, in the order of ``groups``
+    groups: dict[str, np.ndarray]  # kind -> indices of the spots of that kind
+    near: np.ndarray  # (N, NEAREST_PROBES) indices of each spot's nearest probes
+
+    @classmethod
+    def build(cls, family: Family, probes: np.ndarray) -> Layout:
+        kinds = tuple(dict.fromkeys(family.spot_kind))
+        groups = {k: np.array([i for i, sk in enumerate(family.spot_kind) if sk == k], np.intp) for k in kinds}
+        d = np.linalg.norm(family.xy[:, None, :] - probes[None, :, :], axis=2)
+        k = min(NEAREST_PROBES, len(probes))
+        near = np.argsort(d, axis=1)[:, :k]
+        return cls(family, probes, kinds, groups, near)
+
+    def sample_points(self) -> np.ndarray:
+        """(M, 2) board coordinates of every pixel fetched: spot samples by kind, then probes."""
+        parts = [(self.family.xy[idx][:, None, :] + self.family.patterns[k].offsets[None]).reshape(-1, 2)
+                 for k, idx in self.groups.items()]
+        parts.append((self.probes[:, None, :] + PROBE_PATCH[None]).reshape(-1, 2))
+        return np.concatenate(parts)
+
+    def split(self, values: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """Cut the fetched colours back into {kind: (n, K, 3)} and probes (P, 3) (patch means)."""
+        out, at = {}, 0
+        for k, idx in self.groups.items():
+            kk = len(self.family.patterns[k].offsets)
+            out[k] = values[at:at + len(idx) * kk].reshape(len(idx), kk, 3)
+            at += len(idx) * kk
+        probes = values[at:].reshape(len(self.probes), len(PROBE_PATCH), 3)
+        return out, probes
+
+
+@dataclass
+class Samples:
+    """One frame's raw colours: per kind (n, K, 3) and probes (P, 3), plus each probe's spread."""
+
+    spots: dict[str, np.ndarray]
+    probes: np.ndarray
+    probe_spread: np.ndarray  # (P,) max-min over the probe's patch, relative to its mean
+
+
+def smoothed(image: np.ndarray, pts: np.ndarray, px_per_unit: float, units: float = 0.03) -> tuple[np.ndarray, np.ndarray]:
+    """(blurred crop of ``image`` round ``pts``, ``pts`` in the crop's pixels).
+
+    Blurring by about a line's width turns a thin line into a soft ridge, so an empty spot
+    still matches its empty look when the board lands a pixel or two away from where the
+    homography says (lens distortion, a slightly bent print); pieces are much larger than the
+    blur and keep their colour. Only the board's bounding box is blurred, to save time.
+    """
+    h, w = image.shape[:2]
+    finite = pts[np.all(np.isfinite(pts), axis=1)]
+    if not len(finite):
+        return image, pts
+    sigma = max(0.6, units * px_per_unit)
+    pad = int(3 * sigma) + 2
+    c0 = int(max(0, np.floor(finite[:, 0].min()) - pad))
+    r0 = int(max(0, np.floor(finite[:, 1].min()) - pad))
+    c1 = int(min(w, np.ceil(finite[:, 0].max()) + pad + 1))
+    r1 = int(min(h, np.ceil(finite[:, 1].max()) + pad + 1))
+    if c1 <= c0 or r1 <= r0:
+        return image, pts
+    crop = cv2.GaussianBlur(image[r0:r1, c0:c1], (0, 0), sigma)
+    return crop, pts - np.array([c0, r0], np.float64)
+
+
+def px_per_unit(board_to_image: np.ndarray, centre: np.ndarray) -> float:
+    p = project(board_to_image, np.array([centre, centre + (1, 0), centre + (0, 1)], np.float64))
+    return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
+
+
+def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray) -> Samples:
+    pts = project(board_to_image, layout.sample_points())
+    scale = px_per_unit(board_to_image, layout.family.xy.mean(axis=0))
+    crop, local = smoothed(image, pts, scale, layout.family.smooth)
+    values = fetch(crop, local)
+    h, w = image.shape[:2]
+    outside = (pts[:, 0] < 0) | (pts[:, 1] < 0) | (pts[:, 0] > w - 1) | (pts[:, 1] > h - 1)
+    values[outside] = np.nan
+    spots, probe_patches = layout.split(values)
+    mean = probe_patches.mean(axis=1)
+    grey = probe_patches.mean(axis=2)
+    spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
+    return Samples(spots, mean, spread)
+
+
+def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
+    """Grid positions inside the play area clear of every spot's piece (before the empty-board test).
+
+    On a board that wraps, pieces near one edge are also drawn (and printed) across the
+    opposite edge, so spots count with their copies one period away. At most ``limit``
+    candidates are kept, evenly thinned: more probes cost time and add little.
+    """
+    x0, y0, x1, y1 = mk.board_extent(board)
+    step = family.probe_step
+    xs = np.arange(x0 + step, x1 - step / 2, step)
+    ys = np.arange(y0 + step, y1 - step / 2, step)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    radius = np.array([family.patterns[k].piece_radius for k in family.spot_kind]) * family.probe_clear
+    xy = family.xy
+    period = getattr(board, "period", None)
+    if period:
+        shifts = [(dx, dy) for dx in (-period, 0, period) for dy in (-period, 0, period)]
+        xy = np.concatenate([family.xy + s for s in shifts])
+        radius = np.tile(radius, len(shifts))
+    d = np.linalg.norm(grid[:, None, :] - xy[None, :, :], axis=2)
+    grid = grid[np.all(d > radius[None, :], axis=1)]
+    if len(grid) > limit:
+        grid = grid[np.linspace(0, len(grid) - 1, limit).round().astype(int)]
+    return grid
+
+
+def choose_probes(family: Family, candidates: np.ndarray, image: np.ndarray, board_to_image: np.ndarray, *,
+                  max_spread: float = 0.1, max_off: float = 0.2) -> np.ndarray:
+    """Keep the candidates that look like plain background on the empty board: an even patch
+    (no line near it) of about the board's usual colour (not a printed mark or a stain)."""
+    check = _check_ring(family.probe_check)
+    pts = project(board_to_image, (candidates[:, None, :] + check[None]).reshape(-1, 2))
+    patch = fetch(image, pts).reshape(len(candidates), len(check), 3)
+    colours = patch.mean(axis=1)
+    grey = patch.mean(axis=2)
+    spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
+    ok = np.all(np.isfinite(colours), axis=1) & (spread < max_spread)
+    if not np.any(ok):
+        return np.zeros(0, bool)
+    median = np.median(colours[ok], axis=0)
+    off = np.max(np.abs(colours / np.maximum(median, 1.0) - 1), axis=1)
+    return ok & (off < max_off)
+
+
+def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
+              background: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Spot colours relative to the board background, and the light ratio at every probe.
+
+    ``empty_probes`` (P, 3): the probes on the empty board; ``background`` (N, 3): the empty
+    board's background colour near each spot. Returns ({kind: (n, K, 3)}, ratios (P, 3)).
+    """
+    ratio = samples.probes / np.maximum(empty_probes, 1.0)
+    light = np.nanmedian(ratio[layout.near], axis=1)  # (N, 3)
+    scale = np.maximum(light * background, 1e-3)
+    out = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
+    return out, ratio
