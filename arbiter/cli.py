@@ -312,5 +312,12 @@ def demo(delay: float | None) -> None:
     console.print(f"\n[bold]{len(record.steps)} steps, every one checked by the engine.[/]")
 
 
+# Commands kept in their own modules; they import ``fail``/``console`` from here lazily.
+from .export_cli import export  # noqa: E402
+from .leds_cli import leds  # noqa: E402
+
+main.add_command(export)
+main.add_command(leds)
+
 if __name__ == "__main__":  # pragma: no cover
     main()
