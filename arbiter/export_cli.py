@@ -1,0 +1,82 @@
+"""``arbiter export JOURNAL --out FILE.json``: a game's journal as a game record.
+
+The journal (``arbiter.journal``) is the referee's crash-proof log, events and all; the record
+(``arbiter.records``) is the plain list of steps that ``arbiter replay`` and ``arbiter render``
+read and that players share. Export applies the take-backs and corrections and writes what is
+left. The steps are replayed first, so a record is never written from a journal the rules reject
+(``--unchecked`` writes it anyway, to look into it with ``arbiter replay``).
+
+Registered in ``arbiter/cli.py``; this module imports the CLI's ``fail`` only when the command
+runs, because ``cli`` imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from .journal import JournalError, load_journal, replay_journal
+
+
+def _write_atomically(data: dict, out: Path) -> None:
+    """Temporary file, fsync, rename: a crash leaves the old file or the new one, never half."""
+    tmp = out.with_name(out.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, out)
+
+
+@click.command("export")
+@click.argument("journal", type=click.Path(dir_okay=False))
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="The record file to write (JSON, read by `arbiter replay`).")
+@click.option("--unchecked", is_flag=True,
+              help="Write the record even if a step is illegal, to inspect it with `arbiter replay`.")
+def export(journal: str, out: str, unchecked: bool) -> None:
+    """Write the game in JOURNAL as a game record that `arbiter replay` reads.
+
+    Take-backs and corrections are applied; a loss on time or other ending the board cannot show
+    is kept in the record's "result". Exit status 2 for a journal that cannot be used.
+    """
+    from .cli import (  # here, not at the top: cli imports this module
+        console,
+        errors,
+        fail,
+    )
+
+    try:
+        contents = load_journal(journal)
+    except JournalError as exc:
+        fail(str(exc))
+    for warning in contents.warnings:
+        errors.print(f"[yellow]arbiter: warning:[/] {escape(warning)}", soft_wrap=True)
+    target = Path(out)
+    if target.exists() and target.resolve() == Path(journal).resolve():
+        fail(f"--out {out} is the journal itself: give another file name")
+    state = None
+    if not unchecked:
+        try:
+            _, state = replay_journal(contents)
+        except JournalError as exc:
+            fail(f"{exc} (--unchecked writes the record anyway)")
+    data = contents.to_record().as_dict()
+    if contents.ended is not None:
+        data["result"] = contents.ended
+    try:
+        _write_atomically(data, target)
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+    if contents.ended is not None:
+        how = f", ended: {contents.ended.get('reason', '')}"
+    elif state is not None and state.result is not None:
+        how = f", ended: {state.result.reason}"
+    else:
+        how = ", unfinished"
+    console.print(f"wrote {out}: {contents.game}, {len(contents.steps)} steps{how}", soft_wrap=True, markup=False)

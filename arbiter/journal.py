@@ -1,0 +1,666 @@
+"""The game journal: every accepted step on disk before anyone is told about it.
+
+A referee that announces a step and then loses it to a power cut has lost the game, so the
+journal is written ahead of every announcement: ``append_step`` returns only after the line has
+been written with one ``write`` and flushed with ``fsync``. Whatever instant the process dies at,
+the file holds every step already announced, and at worst one cut-off line at its end (the step
+being written, which nobody was told about yet).
+
+The file is JSON lines (``*.jsonl``), readable with any text editor:
+
+    {"arbiter_journal":1,"game":"nine-mens-morris","options":{"move_cap":200},"chooser":null,"created":"2025-05-01T12:03:22+00:00","reader":"colour","time_control":null}
+    {"seq":1,"event":"step","ply":1,"step":"d1"}
+    {"seq":2,"event":"step","ply":2,"step":"g4"}
+    {"seq":3,"event":"correction","ply":2,"step":"g1"}
+    {"seq":4,"event":"takeback","n":1}
+    {"seq":5,"event":"end","result":{"winner":1,"draw":false,"reason":"player 2 ran out of time (10m)"}}
+
+The first line (the header) is written to a temporary file and renamed into place, so a journal
+either exists with its header whole or does not exist. Each later line is one *event*, numbered
+by ``seq``: a step accepted (``ply`` is its number in the game), a take-back of the last ``n``
+steps, a correction replacing the last step, a clock reading, or the end of the game when the
+board cannot show it (a loss on time). Any event may carry a ``clock`` snapshot
+(``arbiter.clocks.Clock.snapshot``); a Brain Hanky step may carry the move-chooser ``draws`` made
+while it was played.
+
+Reading (``load_journal``) forgives exactly one thing: a damaged *last* line, which can only be
+the unannounced line a crash interrupted; it is ignored with a warning, and ``Journal.open``
+cuts it off before appending. Anything else (a damaged line in the middle, a gap in the sequence
+numbers, a header for another game) is an error that says what to do.
+
+Games are kept in ``journal_dir()``, one file per game named by its start time and game, and
+``resume()`` finds the most recently played unfinished one and replays it through the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+
+import engine
+
+from .clocks import Clock, ClockError, TimeControlError, parse_time_control
+from .records import Record, RecordError
+
+try:  # the Pi and every CI machine are POSIX; elsewhere the journal still works, unlocked
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["FORMAT", "Journal", "JournalContents", "JournalError", "Resumed", "journal_dir",
+           "journal_name", "latest_unfinished", "list_journals", "load_journal", "new_journal_path", "parse_journal",
+           "replay_journal", "resume"]
+
+log = logging.getLogger("arbiter.journal")
+
+FORMAT = 1  # the journal format version written in every header
+MARKER = "arbiter_journal"
+SUFFIX = ".jsonl"
+EVENTS = ("step", "takeback", "correction", "clock", "end")
+
+
+class JournalError(ValueError):
+    """A journal that cannot be written or used; the message names the file, the line and a fix."""
+
+
+# -- where games are kept -------------------------------------------------------------------------
+
+
+def journal_dir() -> Path:
+    """The folder games are journalled in.
+
+    ``$ARBITER_JOURNAL_DIR`` if set (tests, a USB stick), else ``$XDG_STATE_HOME/arbiter/games``,
+    else ``~/.local/state/arbiter/games``: the XDG place for state that should survive a reboot
+    but is not a user document.
+    """
+    override = os.environ.get("ARBITER_JOURNAL_DIR")
+    if override:
+        return Path(override).expanduser()
+    state = os.environ.get("XDG_STATE_HOME")
+    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
+    return base / "arbiter" / "games"
+
+
+def journal_name(game_name: str, created: datetime) -> str:
+    """``2025-05-01_14-03-22_nine-mens-morris.jsonl``: local time, so players recognise their game."""
+    return f"{created.astimezone():%Y-%m-%d_%H-%M-%S}_{game_name}{SUFFIX}"
+
+
+def new_journal_path(game_name: str, directory: str | os.PathLike[str] | None = None,
+                     now: datetime | None = None) -> Path:
+    """A path for a new game's journal that no other file has (``-2``, ``-3`` added on a clash)."""
+    folder = Path(directory) if directory is not None else journal_dir()
+    name = journal_name(game_name, now or datetime.now(UTC))
+    path, n = folder / name, 2
+    while path.exists():
+        path = folder / name.replace(SUFFIX, f"-{n}{SUFFIX}")
+        n += 1
+    return path
+
+
+def list_journals(directory: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Every journal in the folder, most recently written first (the last append sets the time)."""
+    folder = Path(directory) if directory is not None else journal_dir()
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file() and not p.name.startswith(".")]
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+
+
+# -- what a journal holds -------------------------------------------------------------------------
+
+
+@dataclass
+class JournalContents:
+    """A journal read back: its header, and the game its events add up to."""
+
+    path: Path
+    game: str
+    options: dict[str, Any]
+    chooser: list[int] | None  # Brain Hanky move-chooser draws: the header's, then each step's
+    created: str
+    reader: str
+    time_control: str | None
+    steps: list[str] = field(default_factory=list)  # after take-backs and corrections
+    step_lines: list[int] = field(default_factory=list)  # the file line of each of ``steps``
+    clock: dict[str, Any] | None = None  # the last clock snapshot
+    clock_line: int | None = None
+    ended: dict[str, Any] | None = None  # the result of an "end" event still in force
+    events: list[dict[str, Any]] = field(default_factory=list)  # every event line, in order
+    warnings: list[str] = field(default_factory=list)
+    good_bytes: int = 0  # the file's length up to the end of its last intact line
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last event (0 for a journal with only its header)."""
+        return len(self.events)
+
+    def clone(self) -> JournalContents:
+        """A copy to try an event on; event dicts are never changed once added, so lists suffice."""
+        return replace(self, steps=list(self.steps), step_lines=list(self.step_lines), events=list(self.events),
+                       warnings=list(self.warnings), chooser=None if self.chooser is None else list(self.chooser))
+
+    def header(self) -> dict[str, Any]:
+        return {MARKER: FORMAT, "game": self.game, "options": self.options, "chooser": self.chooser,
+                "created": self.created, "reader": self.reader, "time_control": self.time_control}
+
+    def to_record(self) -> Record:
+        """The game as a record (``arbiter.records``), which ``arbiter replay`` reads."""
+        chooser = list(self.chooser) if self.chooser is not None else None
+        return Record(self.game, dict(self.options), list(self.steps), chooser)
+
+    def where(self, line: int) -> str:
+        return f"{self.path}, line {line}"
+
+
+def _check_draws(draws: Any) -> list[int]:
+    if not isinstance(draws, list) or not all(
+            isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 3 for k in draws):
+        raise ValueError("move-chooser draws must be a list of 1, 2 or 3 such as [2, 3, 1]")
+    return list(draws)
+
+
+def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
+    """Add one event to ``c``, checking it fits what came before. Raises ValueError saying why.
+
+    The writer and the reader both go through here, so a journal that was written can be read.
+    """
+    if not isinstance(event, Mapping):
+        raise ValueError("an event line must be a JSON object")
+    if event.get("seq") != c.seq + 1:
+        raise ValueError(f"sequence number {event.get('seq')!r} where {c.seq + 1} was expected "
+                         f"(lines are missing, repeated or out of order)")
+    kind = event.get("event")
+    if kind not in EVENTS:
+        raise ValueError(f"unknown event {kind!r} (a journal has {', '.join(EVENTS)})")
+    snapshot = event.get("clock")
+    if snapshot is not None and not isinstance(snapshot, Mapping):
+        raise ValueError("\"clock\" must be a clock snapshot object")
+    draws = _check_draws(event["draws"]) if event.get("draws") is not None else []
+    if draws and kind != "step":
+        raise ValueError("move-chooser draws come with a step")
+    if kind in ("step", "correction"):
+        text = event.get("step")
+        if not isinstance(text, str) or not text:
+            raise ValueError(f"a {kind} needs its step text, such as \"step\": \"d2\"")
+        if c.ended is not None and kind == "step":
+            raise ValueError("a step after the game ended")
+        want = len(c.steps) + (1 if kind == "step" else 0)
+        if kind == "correction" and not c.steps:
+            raise ValueError("a correction with no step before it to correct")
+        if event.get("ply") != want:
+            raise ValueError(f"ply {event.get('ply')!r} where {want} was expected")
+    elif kind == "takeback":
+        n = event.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(c.steps):
+            raise ValueError(f"a take-back of {n!r} steps, with {len(c.steps)} steps played")
+    elif kind == "clock":
+        if snapshot is None:
+            raise ValueError("a clock event without its \"clock\" snapshot")
+    elif kind == "end":
+        result = event.get("result")
+        if not (isinstance(result, Mapping) and "winner" in result and "reason" in result):
+            raise ValueError("an end event needs \"result\": {\"winner\": ..., \"draw\": ..., \"reason\": ...}")
+    # Every check passed: change the contents.
+    if kind == "step":
+        c.steps.append(event["step"])
+        c.step_lines.append(line)
+    elif kind == "correction":
+        c.steps[-1] = event["step"]
+        c.step_lines[-1] = line
+    elif kind == "takeback":
+        del c.steps[len(c.steps) - event["n"]:]
+        del c.step_lines[len(c.step_lines) - event["n"]:]
+    if kind in ("takeback", "correction"):
+        c.ended = None  # players took back the move that ended it: the game goes on
+    if kind == "end":
+        c.ended = dict(event["result"])
+    if draws:
+        c.chooser = (c.chooser or []) + draws
+    if snapshot is not None:
+        c.clock, c.clock_line = dict(snapshot), line
+    c.events.append(dict(event))
+
+
+def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
+    what_now = "it is not a journal arbiter can use; move it out of the games folder"
+    try:
+        header = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise JournalError(f"{path}, line 1: the header is not readable JSON: {what_now}") from None
+    if not isinstance(header, dict) or MARKER not in header:
+        raise JournalError(f"{path}, line 1: no \"{MARKER}\" header: {what_now}")
+    version = header[MARKER]
+    if not isinstance(version, int) or version < 1:
+        raise JournalError(f"{path}, line 1: format version {version!r} is not a number: {what_now}")
+    if version > FORMAT:
+        raise JournalError(f"{path} was written by a newer arbiter (journal format {version}, this one reads "
+                           f"{FORMAT}): update arbiter to resume it")
+    name, options = header.get("game"), header.get("options")
+    if not isinstance(name, str) or not name or not isinstance(options, dict):
+        raise JournalError(f"{path}, line 1: the header needs \"game\" and \"options\": {what_now}")
+    if game is not None and name != game:
+        raise JournalError(f"{path} is a game of {name}, not {game}: pick a {game} journal, "
+                           f"or start a new game of {game}")
+    chooser = header.get("chooser")
+    if chooser is not None:
+        try:
+            chooser = _check_draws(chooser)
+        except ValueError as exc:
+            raise JournalError(f"{path}, line 1: {exc}") from None
+    return JournalContents(path, name, dict(options), chooser, str(header.get("created", "")),
+                           str(header.get("reader", "")), header.get("time_control"))
+
+
+def parse_journal(data: bytes, path: str | os.PathLike[str] = "journal", game: str | None = None) -> JournalContents:
+    """Read a journal's bytes (see ``load_journal``)."""
+    path = Path(path)
+    if not data.strip(b"\0 \t\r\n"):
+        raise JournalError(f"{path} is empty: it holds no game; delete it")
+    *complete, tail = data.split(b"\n")
+    if not complete:
+        raise JournalError(f"{path}: the header line is cut off, so the game cannot be read; "
+                           f"it holds no steps (a journal is created whole): delete it")
+    c = _parse_header(complete[0], path, game)
+    offset = len(complete[0]) + 1
+    c.good_bytes = offset
+    torn: str | None = None
+    if tail:  # the crash came before the line's newline was written
+        torn = "it has no end of line"
+    for i, raw in enumerate(complete[1:], start=2):
+        last = i == len(complete) and not tail
+        try:
+            event = json.loads(raw.decode("utf-8"))
+            _apply(c, event, i)
+        except (UnicodeDecodeError, json.JSONDecodeError, ValueError) as exc:
+            reason = "not readable JSON" if isinstance(exc, (UnicodeDecodeError, json.JSONDecodeError)) else str(exc)
+            if last:
+                torn = reason
+                break
+            raise JournalError(
+                f"{c.where(i)} is damaged ({reason}). Lines 1-{i - 1} are intact ({len(c.steps)} "
+                f"step{'' if len(c.steps) == 1 else 's'}): keep "
+                f"a copy of the file, delete line {i} and every line after it, and resume from there") from None
+        offset += len(raw) + 1
+        c.good_bytes = offset
+    if torn is not None:
+        line = len(complete) if tail == b"" else len(complete) + 1
+        msg = (f"{c.where(line)} was cut off by a crash while it was written ({torn}); it was never "
+               f"announced and is ignored")
+        c.warnings.append(msg)
+        log.warning(msg)
+    return c
+
+
+def load_journal(path: str | os.PathLike[str], game: str | None = None) -> JournalContents:
+    """Read the journal at ``path``: header, effective steps, last clock snapshot, end if any.
+
+    A cut-off last line is ignored with a warning (in ``.warnings`` and the ``arbiter.journal``
+    log). With ``game``, a journal of another game is an error.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"{p}: no such journal (games are kept in {journal_dir()})") from None
+    except IsADirectoryError:
+        raise JournalError(f"{p} is a folder, not a journal") from None
+    except OSError as exc:
+        raise JournalError(f"{p}: cannot read it ({exc})") from None
+    return parse_journal(data, p, game)
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a new file's name durable: fsync of the file alone does not cover its directory entry."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. a platform without directory handles
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def _encode(obj: Mapping[str, Any]) -> bytes:
+    try:
+        text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"cannot be written as JSON: {exc}") from None
+    return (text + "\n").encode("utf-8")
+
+
+class Journal:
+    """An open journal that one referee appends to. Make one with ``create``, ``new`` or ``open``.
+
+    Every ``append_*`` writes one line and fsyncs it before returning: announce only after it
+    returns. An append that cannot be written raises JournalError and leaves the file as it was.
+    """
+
+    def __init__(self, path: Path, fd: int, contents: JournalContents):
+        self.path = path
+        self._fd: int | None = fd
+        self._contents = contents
+
+    # -- making and opening -----------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], game_name: str, options: Mapping[str, Any] | None = None, *,
+               chooser: Iterable[int] | None = None, reader: str = "colour", time_control: str | None = None,
+               now: datetime | None = None) -> Journal:
+        """Start the journal of a new game at ``path`` (which must not exist yet).
+
+        The game and options are checked by loading them, and stored with every default filled
+        in, so a resumed game keeps its rules even if a later arbiter changes a default.
+        """
+        p = Path(path)
+        try:
+            game = engine.load(game_name, **dict(options or {}))
+        except (engine.UnknownGame, engine.BadOption) as exc:
+            raise JournalError(str(exc)) from None
+        draws = None
+        if chooser is not None:
+            if not getattr(game.settings, "move_chooser", False):
+                raise JournalError(f"move-chooser draws given, but {game.name} is not played with the move chooser")
+            try:
+                draws = _check_draws(list(chooser))
+            except ValueError as exc:
+                raise JournalError(str(exc)) from None
+        elif getattr(game.settings, "move_chooser", False):
+            draws = []  # drawn as the game goes: each step carries its draws
+        if time_control is not None:
+            try:
+                time_control = str(parse_time_control(time_control))
+            except TimeControlError as exc:
+                raise JournalError(str(exc)) from None
+        if not isinstance(reader, str) or not reader:
+            raise JournalError("reader must name the kind of board reader, such as \"colour\" or \"occupancy\"")
+        created = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
+        contents = JournalContents(p, game.name, dict(game.options), draws, created, reader, time_control)
+        if p.exists():
+            raise JournalError(f"{p} already exists: open it to continue that game, or choose another name")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        line = _encode(contents.header())
+        tmp = p.with_name(f".{p.name}.tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+        _fsync_dir(p.parent)
+        contents.good_bytes = len(line)
+        return cls(p, cls._open_fd(p), contents)
+
+    @classmethod
+    def new(cls, game_name: str, options: Mapping[str, Any] | None = None, *,
+            directory: str | os.PathLike[str] | None = None, now: datetime | None = None,
+            **kwargs: Any) -> Journal:
+        """Start a new game's journal in ``directory`` (default ``journal_dir()``), named for it."""
+        when = now or datetime.now(UTC)
+        try:
+            name = engine.load(game_name, **dict(options or {})).name
+        except (engine.UnknownGame, engine.BadOption) as exc:
+            raise JournalError(str(exc)) from None
+        return cls.create(new_journal_path(name, directory, when), game_name, options, now=when, **kwargs)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], game: str | None = None) -> Journal:
+        """Open an existing journal to go on appending (the game is being resumed).
+
+        A line cut off by a crash is removed first, so the next line starts on a line of its own.
+        """
+        p = Path(path)
+        if not p.exists():
+            raise JournalError(f"{p}: no such journal (games are kept in {journal_dir()})")
+        fd = cls._open_fd(p)
+        try:
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                data = fh.read()
+            contents = parse_journal(data, p, game)
+            if contents.good_bytes < len(data):
+                os.ftruncate(fd, contents.good_bytes)
+                os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(p, fd, contents)
+
+    @staticmethod
+    def _open_fd(p: Path) -> int:
+        fd = os.open(p, os.O_RDWR | os.O_APPEND)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise JournalError(f"{p} is being written by another arbiter already: stop that one first") from None
+        return fd
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what it holds ----------------------------------------------------------------------------
+
+    @property
+    def contents(self) -> JournalContents:
+        """A copy of what the journal holds now."""
+        return copy.deepcopy(self._contents)
+
+    @property
+    def steps(self) -> list[str]:
+        """The game's steps now, after take-backs and corrections."""
+        return list(self._contents.steps)
+
+    @property
+    def game(self) -> str:
+        return self._contents.game
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self._contents.options)
+
+    @property
+    def chooser(self) -> list[int] | None:
+        return None if self._contents.chooser is None else list(self._contents.chooser)
+
+    @property
+    def reader(self) -> str:
+        return self._contents.reader
+
+    @property
+    def time_control(self) -> str | None:
+        return self._contents.time_control
+
+    @property
+    def clock(self) -> dict[str, Any] | None:
+        """The last clock snapshot written, if any."""
+        return None if self._contents.clock is None else dict(self._contents.clock)
+
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        return None if self._contents.ended is None else dict(self._contents.ended)
+
+    @property
+    def seq(self) -> int:
+        return self._contents.seq
+
+    def to_record(self) -> Record:
+        return self._contents.to_record()
+
+    # -- appending --------------------------------------------------------------------------------
+
+    def _append(self, event: dict[str, Any], clock: Mapping[str, Any] | None) -> int:
+        if self._fd is None:
+            raise JournalError(f"{self.path} is closed: open it again to append")
+        event = {"seq": self.seq + 1, **event}
+        if clock is not None:
+            event["clock"] = dict(clock)
+        line = _encode(event)
+        line_no = self.seq + 2
+        trial = self._contents.clone()
+        _apply(trial, json.loads(line), line_no)  # raises ValueError before anything is written
+        before = self._contents.good_bytes
+        try:
+            view = memoryview(line)
+            while view:
+                n = os.write(self._fd, view)
+                view = view[n:]
+            os.fsync(self._fd)
+        except OSError as exc:
+            try:  # take the part-written line back, so the next append starts on a clean line
+                os.ftruncate(self._fd, before)
+                os.fsync(self._fd)
+            except OSError:
+                self.close()
+            raise JournalError(f"could not write {self.path} ({exc}): the event was NOT recorded; "
+                               f"do not announce it") from None
+        trial.good_bytes = before + len(line)
+        self._contents = trial
+        return event["seq"]
+
+    def append_step(self, step_text: str, clock: Mapping[str, Any] | None = None,
+                    draws: Iterable[int] | None = None) -> int:
+        """Record an accepted step; returns its sequence number once it is safely on disk.
+
+        ``draws``: Brain Hanky move-chooser values drawn while this step was played.
+        """
+        event: dict[str, Any] = {"event": "step", "ply": len(self._contents.steps) + 1, "step": str(step_text)}
+        if draws:
+            event["draws"] = list(draws)
+        return self._append(event, clock)
+
+    def append_takeback(self, n: int = 1, clock: Mapping[str, Any] | None = None) -> int:
+        """Record that the players took back the last ``n`` steps."""
+        return self._append({"event": "takeback", "n": n}, clock)
+
+    def append_correction(self, step_text: str, clock: Mapping[str, Any] | None = None) -> int:
+        """Record that the last step was really ``step_text`` (a piece slid one point further)."""
+        return self._append({"event": "correction", "ply": len(self._contents.steps), "step": str(step_text)}, clock)
+
+    def append_clock(self, clock: Mapping[str, Any]) -> int:
+        """Record a clock reading (a pause, or a periodic reading so a crash costs little time)."""
+        return self._append({"event": "clock"}, clock)
+
+    def append_end(self, result: engine.Result | Mapping[str, Any], clock: Mapping[str, Any] | None = None) -> int:
+        """Record an ending the steps do not show, such as a loss on time or a resignation."""
+        data = result.as_dict() if isinstance(result, engine.Result) else dict(result)
+        return self._append({"event": "end", "result": data}, clock)
+
+    def __repr__(self) -> str:
+        return f"Journal({str(self.path)!r}, {self.game}, {len(self._contents.steps)} steps)"
+
+
+# -- resuming ---------------------------------------------------------------------------------------
+
+
+def replay_journal(contents: JournalContents, rng: random.Random | None = None) -> tuple[engine.Game, Any]:
+    """Play the journal's steps through the engine from the start; returns (game, state).
+
+    ``rng`` draws further move-chooser values for a Brain Hanky game resumed mid-game. An
+    illegal step is a JournalError naming its line.
+    """
+    record = contents.to_record()
+    try:
+        game = record.load_game()
+        if rng is not None and getattr(game.settings, "move_chooser", False):
+            from engine.rules.brain_hanky import Chooser
+
+            state = game.new(chooser=Chooser(record.chooser or [], rng))
+        else:
+            state = record.new_state(game)
+    except (RecordError, ValueError) as exc:
+        raise JournalError(f"{contents.where(1)}: {exc}") from None
+    for i, (text, line) in enumerate(zip(contents.steps, contents.step_lines), start=1):
+        try:
+            state = state.play(text)
+        except engine.IllegalStep as exc:
+            raise JournalError(
+                f"{contents.where(line)}: step {i} ({text}) is illegal: {exc.reason}. The journal does not "
+                f"match the rules (edited, or from another arbiter version?): `arbiter export` it to "
+                f"inspect the steps") from None
+    return game, state
+
+
+def _finished(contents: JournalContents) -> bool:
+    if contents.ended is not None:
+        return True
+    _, state = replay_journal(contents)
+    return state.result is not None
+
+
+def latest_unfinished(directory: str | os.PathLike[str] | None = None) -> Path | None:
+    """The most recently played journal whose game has not ended, or None.
+
+    A journal that cannot be read is an error rather than skipped: it may be the very game the
+    players want back, and resuming an older one instead would be worse than stopping to ask.
+    """
+    for path in list_journals(directory):
+        try:
+            contents = load_journal(path)
+            if not _finished(contents):
+                return path
+        except JournalError as exc:
+            raise JournalError(f"{exc} (to resume an older game, move {path.name} out of {path.parent})") from None
+    return None
+
+
+@dataclass
+class Resumed:
+    """A game picked up again: the journal (open for appending), the engine state, the clock."""
+
+    journal: Journal
+    game: engine.Game
+    state: Any
+    clock: Clock | None  # paused: resume(t) it when play restarts
+    warnings: list[str]
+
+
+def resume(path: str | os.PathLike[str] | None = None, *, directory: str | os.PathLike[str] | None = None,
+           game: str | None = None, rng: random.Random | None = None) -> Resumed:
+    """Pick a game up again: the journal at ``path``, or else the latest unfinished one.
+
+    The steps are replayed through the engine; the clock comes back from its last snapshot,
+    paused, so the time the game stood still is charged to nobody (see ``arbiter.clocks``).
+    """
+    if path is None:
+        path = latest_unfinished(directory)
+        if path is None:
+            folder = Path(directory) if directory is not None else journal_dir()
+            raise JournalError(f"no unfinished game in {folder}: start a new one")
+    journal = Journal.open(path, game=game)
+    try:
+        contents = journal.contents
+        loaded, state = replay_journal(contents, rng)
+        clock = None
+        if contents.clock is not None:
+            try:
+                clock = Clock.restore(contents.clock)
+            except ClockError as exc:
+                raise JournalError(f"{contents.where(contents.clock_line or 1)}: {exc}") from None
+        elif contents.time_control is not None:
+            clock = Clock(contents.time_control, loaded.players)
+    except BaseException:
+        journal.close()
+        raise
+    return Resumed(journal, loaded, state, clock, list(contents.warnings))
