@@ -112,7 +112,7 @@ class Family:
 
 
 HTJB_MAN = Pattern.disc(0.2, 2, 0.34, keep=0.7)
-HANKY_RING = Pattern.annulus((0.07, 0.09, 0.112, 0.135), 12, 0.14)
+HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 
 
