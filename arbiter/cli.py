@@ -315,9 +315,12 @@ def demo(delay: float | None) -> None:
 # Commands kept in their own modules; they import ``fail``/``console`` from here lazily.
 from .export_cli import export  # noqa: E402
 from .leds_cli import leds  # noqa: E402
+from .vision_cli import calibrate, read  # noqa: E402
 
 main.add_command(export)
 main.add_command(leds)
+main.add_command(calibrate)
+main.add_command(read)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

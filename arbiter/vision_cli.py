@@ -1,0 +1,275 @@
+"""``arbiter calibrate`` and ``arbiter read``: teach arbiter a board, then read pictures of it.
+
+``calibrate`` walks a user through two pictures (the empty board, then the pieces laid out),
+from a camera, from image files, or from the simulator (``--sim``, to try it without hardware).
+It prints what it is doing, and every failure says what to change. ``read`` prints what one
+picture shows, as text or as the JSON a script or test can use.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+
+import engine
+
+_GAME_ARGS = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+
+def _cli():
+    from . import cli  # late: cli imports this module to register its commands
+
+    return cli
+
+
+def _load_game(name: str, extra: list[str]):
+    cli = _cli()
+    options = cli.parse_game_options(name, extra)
+    return engine.load(name, **options)
+
+
+def _imread(path: str, what: str) -> np.ndarray:
+    import cv2
+
+    if not Path(path).is_file():
+        _cli().fail(f"{path}: no such picture (the {what})")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        _cli().fail(f"{path}: not a picture OpenCV can read (the {what}); use PNG or JPEG")
+    return img
+
+
+def _parse_corners(text: str) -> list[tuple[float, float]]:
+    try:
+        pts = [tuple(float(v) for v in pair.split(",")) for pair in text.split()]
+    except ValueError:
+        pts = []
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        _cli().fail('--corners wants four "column,row" pairs: bottom-left bottom-right top-right top-left, '
+                    'e.g. --corners "102,610 890,598 870,80 120,95"')
+    return pts  # type: ignore[return-value]
+
+
+def layout_picture(game, position) -> np.ndarray:
+    """A picture of the board with the calibration layout on it, labelled, for the user to copy."""
+    from vision import render
+
+    hboard = getattr(game.rules, "hboard", None)
+    if hboard is not None:
+        from vision.render_hanky import render_hanky
+
+        return render_hanky(hboard, position, title=f"{game.name}: lay out these pieces")
+    return render.render_board(game.board, position, title=f"{game.name}: lay out these pieces")
+
+
+class _Capture:
+    """Pictures for calibration from a camera, asking the user to get the board ready first."""
+
+    def __init__(self, source: str, width: int, height: int, backend: str):
+        from vision.capture import Camera, CameraError, CameraSettings
+
+        src: Any = int(source) if source.isdigit() else source
+        self.cam = Camera(CameraSettings(source=src, width=width, height=height, backend=backend))
+        try:
+            self.cam.open()
+        except CameraError as exc:
+            _cli().fail(str(exc))
+
+    def take(self, prompt: str) -> np.ndarray:
+        console = _cli().console
+        console.print(prompt)
+        click.prompt("Press Enter when ready", default="", show_default=False, prompt_suffix=" ")
+        frame = None
+        for _ in range(6):  # let exposure settle; keep the last good frame
+            got = self.cam.read()
+            if got.image is not None:
+                frame = got.image
+        if frame is None:
+            _cli().fail("the camera delivered no picture: check the cable and the light, then run calibrate again", 1)
+        return frame
+
+    def close(self) -> None:
+        self.cam.close()
+
+
+def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    from vision import sim
+
+    settings = sim.CameraSettings(size=size)
+    empty = sim.simulate(sim.simple_scene(game.board, {}), seed, settings).image
+    pieces = sim.simulate(sim.simple_scene(game.board, position), seed, settings).image
+    return empty, pieces
+
+
+@click.command(context_settings=_GAME_ARGS)
+@click.argument("game")
+@click.option("--camera", "camera", default=None, help="Take the pictures with this camera (index or URL).")
+@click.option("--image", "image", type=click.Path(dir_okay=False), default=None,
+              help="The empty board from this picture file (you are then asked for the pieces picture).")
+@click.option("--sim", "use_sim", is_flag=True, help="Use the simulated camera: try calibration without hardware.")
+@click.option("--empty", "empty_path", type=click.Path(dir_okay=False), default=None,
+              help="Picture of the empty board (with --pieces: no questions asked).")
+@click.option("--pieces", "pieces_path", type=click.Path(dir_okay=False), default=None,
+              help="Picture of the board with the pieces laid out as --layout shows.")
+@click.option("--out", "out", type=click.Path(dir_okay=False), default=None,
+              help="Calibration file to write [default: calibration-GAME.json].")
+@click.option("--overlay", "overlay", type=click.Path(dir_okay=False), default=None,
+              help="Overlay picture to write [default: beside --out, .overlay.png].")
+@click.option("--layout", "show_layout", is_flag=True, help="Show how to lay out the pieces, write a picture of it, and stop.")
+@click.option("--corners", default=None, help='Board without markers: its four corners in the picture, '
+              '"c,r c,r c,r c,r" from bottom-left round to top-left.')
+@click.option("--outline", is_flag=True, help="Board without markers: find it by its own outline.")
+@click.option("--seed", type=int, default=1, show_default=True, help="With --sim: which simulated camera.")
+@click.option("--width", type=int, default=1280, show_default=True)
+@click.option("--height", type=int, default=720, show_default=True)
+@click.option("--backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@click.pass_context
+def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | None, use_sim: bool,
+              empty_path: str | None, pieces_path: str | None, out: str | None, overlay: str | None,
+              show_layout: bool, corners: str | None, outline: bool, seed: int, width: int, height: int,
+              backend: str) -> None:
+    """Teach arbiter how GAME's board and pieces look to this camera.
+
+    Two pictures are needed: the empty board, then the board with pieces on known spots (the
+    game's start position, or one piece of each colour and kind as --layout shows). Game
+    options (e.g. --players 3) go after the game's name.
+
+    \b
+    Examples:
+      arbiter calibrate nine-mens-morris --layout
+      arbiter calibrate nine-mens-morris --camera 0
+      arbiter calibrate nine-mens-morris --empty empty.png --pieces pieces.png --out cal.json
+      arbiter calibrate brain-hanky --sim
+    """
+    from vision.calibration import CalibrationError, calibrate as run_calibration, calibration_layout
+
+    cli = _cli()
+    console = cli.console
+    g = _load_game(game, ctx.args)
+    position, described = calibration_layout(g)
+    if show_layout:
+        from vision.render import save_png
+
+        path = Path(out or f"layout-{game}.png")
+        if path.suffix.lower() != ".png":
+            path = path.with_suffix(".png")
+        save_png(layout_picture(g, position), path)
+        console.print(f"For the pieces picture of {game}, lay out {described}.")
+        console.print(f"Picture of the layout: {path}")
+        return
+    sources = [s for s, on in (("--camera", camera is not None), ("--image", image is not None),
+                               ("--sim", use_sim), ("--empty", empty_path is not None)) if on]
+    if len(sources) != 1:
+        cli.fail("say where the pictures come from: one of --camera N, --image FILE, --sim, "
+                 "or --empty IMG --pieces IMG" + (f" (not {' and '.join(sources)})" if sources else ""))
+    if corners and outline:
+        cli.fail("use --corners or --outline, not both")
+    method = "corners" if corners else "outline" if outline else "markers"
+    corner_pts = _parse_corners(corners) if corners else None
+    out_path = Path(out or f"calibration-{game}.json")
+    overlay_path = Path(overlay) if overlay else out_path.with_name(out_path.stem + ".overlay.png")
+
+    console.print(f"[bold]Calibrating {game}[/] (board {g.board.name}).")
+    if empty_path is not None:
+        if pieces_path is None:
+            cli.fail("--empty needs --pieces too: the picture with the pieces laid out")
+        empty_img = _imread(empty_path, "empty board")
+        pieces_img = _imread(pieces_path, "pieces picture")
+    elif image is not None:
+        empty_img = _imread(image, "empty board")
+        if pieces_path is None:
+            console.print(f"Now a picture with {described}, taken from the same place.")
+            pieces_path = click.prompt("Pieces picture file", type=click.Path(dir_okay=False))
+        pieces_img = _imread(pieces_path, "pieces picture")
+    elif use_sim:
+        console.print(f"Using the simulated camera (seed {seed}, {width}x{height}).")
+        empty_img, pieces_img = _sim_pictures(g, position, seed, (width, height))
+    else:
+        cap = _Capture(camera or "0", width, height, backend)
+        try:
+            empty_img = cap.take("1. Clear every piece off the board; keep hands and shadows away.")
+            pieces_img = cap.take(f"2. Lay out {described}. (See `arbiter calibrate {game} --layout`.)")
+        finally:
+            cap.close()
+
+    steps = iter(range(1, 20))
+
+    def progress(message: str) -> None:
+        console.print(f"  [{next(steps)}] {message}")
+
+    try:
+        cal = run_calibration(g, empty_img, pieces_img, position=position, method=method,
+                              corners=corner_pts, progress=progress)
+    except CalibrationError as exc:
+        cli.fail(f"calibration failed: {exc}", 1)
+    cal.save(out_path)
+    _write_overlay(cal, pieces_img, overlay_path)
+    classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
+    console.print(f"[bold green]Calibrated.[/] Learned {classes}; {len(cal.probes)} background probes.")
+    console.print(f"Calibration: {out_path}")
+    console.print(f"Overlay (check every spot reads as it should): {overlay_path}")
+
+
+def _write_overlay(cal, image: np.ndarray, path: Path) -> None:
+    from vision.overlay import draw_overlay
+    from vision.reader import BoardReader
+    from vision.render import save_png
+
+    reader = BoardReader(cal)
+    obs = reader.read(image)
+    save_png(draw_overlay(image, cal, obs, reader.last), path)
+
+
+@click.command(context_settings=_GAME_ARGS)
+@click.argument("game")
+@click.option("--calibration", "cal_path", required=True, type=click.Path(dir_okay=False),
+              help="The file `arbiter calibrate` wrote.")
+@click.option("--image", "image", required=True, type=click.Path(dir_okay=False), help="The picture to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print the reading as one JSON object.")
+@click.option("--overlay", type=click.Path(dir_okay=False), default=None, help="Also write an overlay picture here.")
+@click.pass_context
+def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool, overlay: str | None) -> None:
+    """Read one picture of GAME's board: what stands on every point.
+
+    A picture with a hand over the board, or the board out of view, gives no reading
+    ("occluded": true, with the reason) rather than a wrong one.
+    """
+    from vision.calibration import CalibrationError, load_calibration
+    from vision.reader import BoardReader
+
+    cli = _cli()
+    _load_game(game, ctx.args)
+    try:
+        cal = load_calibration(cal_path, game=game)
+    except CalibrationError as exc:
+        cli.fail(str(exc))
+    img = _imread(image, "picture to read")
+    reader = BoardReader(cal)
+    obs = reader.read(img)
+    if overlay:
+        from vision.overlay import draw_overlay
+        from vision.render import save_png
+
+        save_png(draw_overlay(img, cal, obs, reader.last), overlay)
+    if as_json:
+        click.echo(json.dumps(obs.to_json()))
+        return
+    console = cli.console
+    if obs.occluded:
+        console.print(f"No reading: {obs.reason}")
+        return
+    pieces = {s: r.piece for s, r in obs.points.items() if r.piece is not None}
+    if cal.family.name == "htjb":
+        from .textboard import board_text
+
+        console.print(board_text(engine.load(game).board, pieces))
+    for s, p in pieces.items():
+        console.print(f"  {s}: {cal.family.class_name(p.owner, p.kind)} "
+                      f"(confidence {obs.points[s].confidence:.2f})")
+    unsure = [s for s, r in obs.points.items() if r.confidence < 0.25]
+    console.print(f"{len(pieces)} pieces on {len(obs.points)} spots" +
+                  (f"; unsure about {', '.join(unsure)}" if unsure else ""))
