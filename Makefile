@@ -27,6 +27,7 @@ bench-hanky: $(STAMP)
 
 docs-pictures: $(STAMP)
 	$(BIN)/python -m vision.docs_pictures docs/boards
+	$(BIN)/python -m vision.calibration_pictures docs/calibration
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
