@@ -1169,3 +1169,30 @@ def test_matching_steps_phase_one_cluster():
     s = hanky(gems=4).new()
     after = s.play("Od4")
     assert s.matching_steps(after.position()) == ["Od4"]
+
+
+def test_occupancy_matching_can_stop_early_and_keeps_to_its_budget():
+    """Without colours a packed board has many paths between two points: ``limit`` stops at the
+    first few results and ``budget`` raises SearchCut instead of searching on (the referee's
+    deadline); with neither, every result is still returned."""
+    import random
+
+    from engine.rules.brain_hanky import SearchCut
+
+    game = engine.load("brain-hanky-battle-lines")
+    state = game.new()
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        step = state.random_step(rng)
+        after = state.play(step)
+        seen = {p: pc for p, pc in after.position().items() if pc.kind == "ring"}
+        full = state.matching_steps(seen, colours=False)
+        assert step in full or any(after.position() == state.play(s).position() for s in full)
+        if len(full) >= 2:
+            assert len(state.matching_steps(seen, colours=False, limit=2)) == 2
+            checked += 1
+        with pytest.raises(SearchCut):
+            state.matching_steps(seen, colours=False, budget=1)
+        state = after if after.result is None else game.new()
+    assert checked > 0

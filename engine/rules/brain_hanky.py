@@ -38,6 +38,10 @@ from .history import record
 WEB_NAMES = ("orange", "blue")
 
 
+class SearchCut(RuntimeError):
+    """A move search stopped at its budget before it could finish (see ``matching_steps``)."""
+
+
 @dataclass(frozen=True)
 class HankySettings:
     """Every choice that tells one Brain Hanky game from another (options and variants)."""
@@ -478,14 +482,17 @@ class HankyState:
         return list(islice(gen, limit)) if limit else list(gen)
 
     def _iter_ring_moves(self, roots: Iterable[int] | None = None, target: int | None = None,
-                         want: dict[int, int] | None = None, side: int | None = None) -> Iterator[Step]:
+                         want: dict[int, int] | None = None, side: int | None = None,
+                         budget: int = 0) -> Iterator[Step]:
         """String and simple moves of the side to move, one per distinct resulting position.
 
         ``roots`` limits the starting rings; ``target`` keeps only moves ending on that empty point;
         ``want`` (point -> new side, 1-based) keeps only paths whose colour changes are exactly
         those (the referee's observed board), which prunes the search to almost nothing.
         ``side`` searches for another side than the one to move. Steps are yielded as found,
-        shortest paths first for each starting ring.
+        shortest paths first for each starting ring. ``budget`` (0: none) caps the partial
+        paths examined; past it ``SearchCut`` is raised, so a caller with a deadline (the
+        referee) can say it cannot tell rather than stall.
         """
         rules = self.rules
         owner = self.owner
@@ -510,6 +517,10 @@ class HankyState:
             queue = deque([(p0, 1 << p0, 0, None)])
             popleft, push = queue.popleft, queue.append
             while queue:
+                if budget:
+                    budget -= 1
+                    if not budget:
+                        raise SearchCut("the search for matching moves ran past its budget")
                 entry = popleft()
                 k, visited, changes, _parent = entry
                 o = owner[k]
@@ -856,7 +867,8 @@ class HankyState:
             self._finish(None, "the same position came up a third time (ruling G-3)")
 
     # ------------------------------------------------------------------ referee support
-    def matching_steps(self, observed: Mapping[str, Any], colours: bool = True) -> list[Step]:
+    def matching_steps(self, observed: Mapping[str, Any], colours: bool = True, *,
+                       limit: int = 0, budget: int = 0) -> list[Step]:
         """Steps whose resulting rings equal ``observed`` (point -> piece/owner; absent = empty).
 
         With ``colours`` the observed owners must match too; without (an occupancy-only reader),
@@ -864,6 +876,10 @@ class HankyState:
         gem is still on the cloth until its captor lifts it. The difference pins the step down
         (the emptied point starts it, the filled point ends it, recoloured points lie on its
         path), so only paths consistent with it are searched.
+
+        Without colours a packed board can have very many paths between the same two points:
+        ``limit`` stops after that many results (two already make a reading ambiguous) and
+        ``budget`` caps the search, raising ``SearchCut`` past it (see ``_iter_ring_moves``).
         """
         rules = self.rules
         if self.result is not None:
@@ -903,7 +919,8 @@ class HankyState:
             # start, end and every colour change are fixed: at most one result, so stop at it
             steps = self._ring_moves(roots=(p0,), target=q, want=want, limit=1)
             return [st for st in steps if seen_owner[q] == self.owner[rules.index[st.path[-2]]]]
-        return self._ring_moves(roots=(p0,), target=q)
+        gen = self._iter_ring_moves(roots=(p0,), target=q, budget=budget)
+        return list(islice(gen, limit)) if limit else list(gen)
 
     def __repr__(self) -> str:
         return (f"<{self.rules.name} {self.phase} to_move={self.to_move} rings={bin(self._occupied()).count('1')} "
