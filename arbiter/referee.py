@@ -471,7 +471,7 @@ class Referee:
         # With colours the engine returns at most one step; without, every colour pattern that
         # fits, possibly dozens on a dense board: no player could pick among them with a button,
         # so only the first few (shortest paths first) are checked and offered.
-        for step in base.matching_steps(self._rings_seen(nkey), colours=self._colours)[:MAX_CANDIDATES]:
+        for step in base.matching_steps(self._rings_seen(nkey), colours=self._colours, limit=MAX_CANDIDATES):
             after = base.play(step)
             still = self._fits(base, step, after, nkey, kept)
             if still is not None:
