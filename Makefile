@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky clean docs-pictures
+.PHONY: demo test bench bench-hanky bench-vision clean docs-pictures
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ bench: $(STAMP)
 
 bench-hanky: $(STAMP)
 	$(BIN)/python benchmarks/brain_hanky.py
+
+# Camera reader accuracy and speed on simulated frames (about 3 minutes; `--quick` for a smoke run).
+bench-vision: $(STAMP)
+	$(BIN)/python benchmarks/vision.py
 
 docs-pictures: $(STAMP)
 	$(BIN)/python -m vision.docs_pictures docs/boards

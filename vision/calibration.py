@@ -291,8 +291,9 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     if position is None:
         position, _ = calibration_layout(game)
     for name, img in (("empty board", empty_image), ("pieces", pieces_image)):
-        if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0:
-            raise CalibrationError(f"the {name} picture is not a colour image: check the camera or the file")
+        if (not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0
+                or img.dtype != np.uint8):
+            raise CalibrationError(f"the {name} picture is not a colour image (8 bits per channel): check the camera or the file")
     if empty_image.shape != pieces_image.shape:
         raise CalibrationError(f"the two pictures differ in size ({empty_image.shape[1]}x{empty_image.shape[0]} and "
                                f"{pieces_image.shape[1]}x{pieces_image.shape[0]}): take both with the same camera")
@@ -341,7 +342,16 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
                       created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     say("learning the piece colours")
-    rel, _ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
+    rel, ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
+    from .reader import BoardReader  # late: the reader is built on this module
+
+    over = BoardReader(cal).probe_check(ratio)
+    if over:
+        # The background changed between the two pictures in a way light does not: a hand or
+        # an arm was over the board in one of them.
+        raise CalibrationError(f"the two pictures disagree on the board between the points ({over.split(' (')[0]}): "
+                               f"a hand or arm was probably over the board in one of them; take both again "
+                               f"with hands away")
     learned: dict[tuple[int, str], list[np.ndarray]] = {}
     for k, idx in layout.groups.items():
         for j, want in enumerate(_expected(family, position, k, idx)):

@@ -57,9 +57,9 @@ class BoardReader:
         self.probe_count = probe_count
         self.last = Diagnostics()
         pr = calibration.probes
-        d = np.linalg.norm(pr[:, None, :] - pr[None, :, :], axis=2)
+        d = np.round(np.linalg.norm(pr[:, None, :] - pr[None, :, :], axis=2), 9)
         k = min(PROBE_NEIGHBOURS + 1, len(pr))
-        self._probe_near = np.argsort(d, axis=1)[:, 1:k]
+        self._probe_near = np.argsort(d, axis=1, kind="stable")[:, 1:k]
         spacing = float(np.sort(d, axis=1)[:, 1].max()) if len(pr) > 1 else 1.0
         self._probe_adjacent = (d > 0) & (d <= 1.5 * spacing)
         self._keys = {kind: calibration.class_templates(kind)[0] for kind in self.layout.groups}
@@ -67,8 +67,9 @@ class BoardReader:
     def read(self, frame) -> Observation:
         self.last = Diagnostics()
         image = getattr(frame, "image", frame)
-        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
-            return Observation.blocked("the camera frame is empty or not a colour image")
+        if (not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0
+                or image.dtype != np.uint8):
+            return Observation.blocked("the camera frame is empty or not a colour image (8 bits per channel)")
         if self.cal.locator.method != "markers" and (image.shape[1], image.shape[0]) != self.cal.frame_size:
             return Observation.blocked(f"the frame is {image.shape[1]}x{image.shape[0]} but the calibration was made "
                                        f"at {self.cal.frame_size[0]}x{self.cal.frame_size[1]}")
@@ -80,7 +81,7 @@ class BoardReader:
         rel, ratio, raw = _read(self.cal, self.layout, image, reg.board_to_image)
         if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
             return Observation.blocked("part of the board is outside the picture")
-        covered = self._probe_check(ratio)
+        covered = self.probe_check(ratio)
         if covered:
             return Observation.blocked(covered)
         verdicts = classify_all(self.cal, self.layout, rel)
@@ -102,7 +103,7 @@ class BoardReader:
         ordered = {s: points[s] for s in self.cal.family.spots}
         return Observation(ordered, self.sees)
 
-    def _probe_check(self, ratio: np.ndarray) -> str:
+    def probe_check(self, ratio: np.ndarray) -> str:
         """A reason if the background shows something over the board, else ''.
 
         Light changes smoothly; a hand or arm does not. Each probe's light ratio (in log terms,

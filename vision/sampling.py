@@ -73,9 +73,9 @@ class Layout:
     def build(cls, family: Family, probes: np.ndarray) -> Layout:
         kinds = tuple(dict.fromkeys(family.spot_kind))
         groups = {k: np.array([i for i, sk in enumerate(family.spot_kind) if sk == k], np.intp) for k in kinds}
-        d = np.linalg.norm(family.xy[:, None, :] - probes[None, :, :], axis=2)
+        d = np.round(np.linalg.norm(family.xy[:, None, :] - probes[None, :, :], axis=2), 9)
         k = min(NEAREST_PROBES, len(probes))
-        near = np.argsort(d, axis=1)[:, :k]
+        near = np.argsort(d, axis=1, kind="stable")[:, :k]  # ties break the same way every time
         return cls(family, probes, kinds, groups, near)
 
     def sample_points(self) -> np.ndarray:
@@ -158,18 +158,26 @@ def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
     """
     x0, y0, x1, y1 = mk.board_extent(board)
     step = family.probe_step
-    xs = np.arange(x0 + step, x1 - step / 2, step)
-    ys = np.arange(y0 + step, y1 - step / 2, step)
-    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    # Rounded, so that the same grid comes back from a saved calibration (nearest-probe ties
+    # must break the same way after a round trip through the file).
+    xs = np.round(np.arange(x0 + step, x1 - step / 2, step), 6)
+    ys = np.round(np.arange(y0 + step, y1 - step / 2, step), 6)
     radius = np.array([family.patterns[k].piece_radius for k in family.spot_kind]) * family.probe_clear
-    xy = family.xy
+    centres = family.xy
     period = getattr(board, "period", None)
     if period:
         shifts = [(dx, dy) for dx in (-period, 0, period) for dy in (-period, 0, period)]
-        xy = np.concatenate([family.xy + s for s in shifts])
+        centres = np.concatenate([family.xy + s for s in shifts])
         radius = np.tile(radius, len(shifts))
-    d = np.linalg.norm(grid[:, None, :] - xy[None, :, :], axis=2)
-    grid = grid[np.all(d > radius[None, :], axis=1)]
+    free = np.ones((len(ys), len(xs)), bool)
+    for (cx, cy), r in zip(centres, radius):  # mark only the grid block round each spot
+        i0, i1 = np.searchsorted(xs, cx - r), np.searchsorted(xs, cx + r, side="right")
+        j0, j1 = np.searchsorted(ys, cy - r), np.searchsorted(ys, cy + r, side="right")
+        if i0 < i1 and j0 < j1:
+            d2 = (xs[i0:i1][None, :] - cx) ** 2 + (ys[j0:j1][:, None] - cy) ** 2
+            free[j0:j1, i0:i1] &= d2 > r * r
+    jj, ii = np.nonzero(free)
+    grid = np.stack([xs[ii], ys[jj]], axis=1)
     if len(grid) > limit:
         grid = grid[np.linspace(0, len(grid) - 1, limit).round().astype(int)]
     return grid

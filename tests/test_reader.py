@@ -1,0 +1,406 @@
+"""The camera reader (``vision.reader.BoardReader``) against the seeded camera simulator.
+
+Every frame here comes from ``vision.sim`` with a known position, so a reading is checked
+against the truth spot by spot, owner and kind included: a reader that mixed up the players,
+lost a piece or saw one that is not there fails ``obs.view() == view(position, spots)``.
+
+The promises tested, in the order a referee depends on them:
+
+* every board family reads right, on random positions reached by random play;
+* a frame with a hand over the board gives no reading at all (a half-covered board read as a
+  board is how a referee goes wrong);
+* a frame that is not a usable picture, or whose markers are covered or missing, comes back as
+  an occluded ``Observation`` whose reason says what is wrong, and the reader never raises.
+
+Calibrations cost a second or more each (the periodic Brain Hanky board several), so each is
+made once per module by the ``readers`` fixture. Frame counts are modest: the accuracy
+statistics over hundreds of frames live in ``benchmarks/vision.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+import engine
+from engine.core import Piece
+from engine.observation import Observation, spots_of, view
+from vision import markers, sim
+from vision.calibration import calibrate, calibration_layout
+from vision.reader import BoardReader
+
+HD = (1280, 720)
+VGA = (640, 480)
+CAL_SEED = 1000  # the camera of the calibration pictures; frames use other seeds
+MOVE_CAP = 300
+
+
+def random_position(game, seed: int) -> dict[str, Piece]:
+    """A position reached by random play, stopped at a random move (or the game's end).
+
+    Brain Hanky uses ``random_step``: its full ``legal_steps`` list is slow in crowded positions.
+    """
+    rng = random.Random(seed)
+    state = game.new()
+    hanky = hasattr(state, "random_step")
+    for _ in range(rng.randrange(MOVE_CAP)):
+        if state.result is not None:
+            break
+        step = state.random_step(rng) if hanky else rng.choice(state.legal_steps())
+        if step is None:
+            break
+        state = state.play(step)
+    return dict(state.position())
+
+
+def shoot(game, position, seed: int, size=HD, **settings) -> sim.SimFrame:
+    return sim.simulate(sim.simple_scene(game.board, position), seed, sim.CameraSettings(size=size, **settings))
+
+
+class Readers:
+    """Calibrated readers made on first use, one per (game, frame size), as a user would:
+    the empty board and the ``calibration_layout`` picture from the same camera; and the
+    random-position frames the tests share, made once each."""
+
+    def __init__(self):
+        self._made: dict = {}
+        self._frames: dict = {}
+
+    def game(self, name: str):
+        return engine.load(name)
+
+    def __call__(self, name: str, size=HD) -> BoardReader:
+        key = (name, size)
+        if key not in self._made:
+            g = engine.load(name)
+            layout, _ = calibration_layout(g)
+            empty = shoot(g, {}, CAL_SEED, size).image
+            pieces = shoot(g, layout, CAL_SEED, size).image
+            self._made[key] = BoardReader(calibrate(g, empty, pieces, position=layout))
+        return self._made[key]
+
+    def frame(self, name: str, seed: int, size=HD, hand: bool = False) -> tuple[dict, sim.SimFrame]:
+        """(position, frame): the random position of ``seed`` seen by the camera of ``seed``."""
+        key = (name, seed, size, hand)
+        if key not in self._frames:
+            g = engine.load(name)
+            position = random_position(g, seed)
+            self._frames[key] = (position, shoot(g, position, seed, size, hand=hand))
+        return self._frames[key]
+
+
+@pytest.fixture(scope="module")
+def readers() -> Readers:
+    return Readers()
+
+
+def assert_reads(reader: BoardReader, game, frame: sim.SimFrame, position, where: str) -> Observation:
+    obs = reader.read(frame.image)
+    assert not obs.occluded, f"{where}: flagged occluded: {obs.reason}"
+    spots = spots_of(game)
+    assert list(obs.points) == list(spots), f"{where}: the reading does not list every spot in order"
+    truth = view(position, spots)
+    got = obs.view()
+    wrong = {s: (truth[s], got[s]) for s in spots if truth[s] != got[s]}
+    assert not wrong, f"{where}: misread (spot: (true, read)) {dict(list(wrong.items())[:6])}"
+    return obs
+
+
+# ---------------------------------------------------------------------------- reading boards
+# One game per board the engine has; Brain Hanky's open 6x6 cloth and its periodic torus. Each
+# case: (game, frame size, frame seeds). nine-mens-morris also runs at 640x480.
+READ_CASES = [
+    ("nine-mens-morris", HD, (11, 12)),
+    ("nine-mens-morris", VGA, (21, 22, 23, 24)),
+    ("morabaraba", HD, (31, 32)),
+    ("seven-mens-morris", HD, (41, 42)),
+    ("six-mens-morris", HD, (51, 52)),
+    ("tapatan", HD, (61, 62)),
+    ("jare", HD, (71, 72)),
+    ("brain-hanky", HD, (81, 82, 83, 84)),
+    ("brain-hanky-battle-lines", HD, (91, 92, 93)),
+]
+
+
+@pytest.mark.parametrize("name,size,seeds", READ_CASES, ids=[f"{n}-{s[0]}x{s[1]}" for n, s, _ in READ_CASES])
+def test_random_positions_read_exactly(readers, name, size, seeds):
+    """Random positions from random play read back exactly, owner and kind of every spot, under
+    the simulator's default camera (each seed its own pose, lens, light, noise and JPEG)."""
+    g = readers.game(name)
+    reader = readers(name, size)
+    seen_classes = set()
+    for seed in seeds:
+        position, frame = readers.frame(name, seed, size)
+        seen_classes |= {(p.owner, p.kind) for p in position.values()}
+        obs = assert_reads(reader, g, frame, position, f"{name} seed {seed}")
+        assert all(0.0 <= r.confidence <= 1.0 for r in obs.points.values())
+    # The positions must put every piece class on the board, or a reader that confused two
+    # classes could pass.
+    assert seen_classes == {c.key for c in reader.cal.family.classes}, f"positions only showed {seen_classes}"
+
+
+def test_calibration_pictures_read_back(readers):
+    """The pieces picture a calibration learned from reads as its layout under a new camera too
+    (a different seed), with the gem and ring of each side of Brain Hanky told apart."""
+    name = "brain-hanky"
+    g = readers.game(name)
+    layout, _ = calibration_layout(g)
+    assert_reads(readers(name), g, shoot(g, layout, 7), layout, f"{name} layout, seed 7")
+
+
+def test_swapped_classes_would_be_caught(readers):
+    """The checks above have teeth: a reader whose two players' templates are swapped (a broken
+    classifier) reads every piece as the other player's, and the comparison says so."""
+    name = "nine-mens-morris"
+    g = readers.game(name)
+    good = readers(name)
+    cal = copy.deepcopy(good.cal)
+    white, black = good.cal.templates[(1, "man")], good.cal.templates[(2, "man")]
+    cal.templates[(1, "man")], cal.templates[(2, "man")] = black, white
+    broken = BoardReader(cal)
+    position, frame = readers.frame(name, 12)
+    assert {p.owner for p in position.values()} == {1, 2}
+    assert_reads(good, g, frame, position, "the good reader")
+    obs = broken.read(frame.image)
+    assert not obs.occluded
+    swapped = {s: Piece(3 - p.owner, p.kind) for s, p in position.items()}
+    assert obs.view() == view(swapped, spots_of(g))
+    assert obs.view() != view(position, spots_of(g))
+
+
+def test_reading_is_repeatable_and_survives_json(readers):
+    """The same frame reads the same twice (no state carried between frames), and the JSON form
+    of ``arbiter read --json`` gives back the same view."""
+    name = "tapatan"
+    g = readers.game(name)
+    reader = readers(name)
+    position, frame = readers.frame(name, 61)
+    first = assert_reads(reader, g, frame, position, "tapatan seed 61")
+    second = reader.read(frame.image)
+    assert first == second
+    back = Observation.from_json(first.to_json())
+    assert back.view() == view(position, spots_of(g)) and not back.occluded
+
+
+# ---------------------------------------------------------------------------- hands
+HAND_CASES = [("nine-mens-morris", (101, 102)), ("tapatan", (111, 112)),
+              ("brain-hanky", (121, 122)), ("brain-hanky-battle-lines", (131,))]
+
+
+@pytest.mark.parametrize("name,seeds", HAND_CASES, ids=[n for n, _ in HAND_CASES])
+def test_hand_over_the_board_gives_no_reading(readers, name, seeds):
+    """A hand over any point makes the whole frame occluded with no readings at all, whatever
+    is under it: the referee must wait for the hand to leave, not judge a half-seen board."""
+    reader = readers(name)
+    for seed in seeds:
+        _position, frame = readers.frame(name, seed, hand=True)
+        assert frame.occluded_points, f"seed {seed}: the simulated hand covers no point; pick another seed"
+        obs = reader.read(frame.image)
+        assert obs.occluded, f"{name} seed {seed}: hand over {sorted(frame.occluded_points)[:4]} read as a board"
+        assert obs.points == {} and obs.reason
+
+
+def test_same_frame_without_the_hand_reads(readers):
+    """The hand test is not passing because those frames were unreadable anyway: the very same
+    camera (same seed: the hand does not move the camera) reads right once the hand is gone."""
+    name = "nine-mens-morris"
+    g = readers.game(name)
+    position, with_hand = readers.frame(name, 101, hand=True)
+    assert with_hand.occluded_points and readers(name).read(with_hand.image).occluded
+    position, frame = readers.frame(name, 101)
+    assert_reads(readers(name), g, frame, position, "seed 101 without the hand")
+
+
+# ---------------------------------------------------------------------------- bad frames
+@pytest.fixture(scope="module")
+def vga_frame(readers):
+    g = readers.game("nine-mens-morris")
+    return shoot(g, {"a1": Piece(1, "man"), "g7": Piece(2, "man")}, 9, VGA)
+
+
+NOT_IMAGES = {
+    "None": lambda f: None,
+    "a string": lambda f: "frame.jpg",
+    "a list": lambda f: [[0, 0, 0]],
+    "a number": lambda f: np.array(3),
+    "an empty array": lambda f: np.zeros((0, 0, 3), np.uint8),
+    "an empty row": lambda f: np.zeros((0, 640, 3), np.uint8),
+    "a grey image": lambda f: cv2.cvtColor(f.image, cv2.COLOR_BGR2GRAY),
+    "a four-channel image": lambda f: cv2.cvtColor(f.image, cv2.COLOR_BGR2BGRA),
+    "a stack of images": lambda f: np.stack([f.image, f.image]),
+}
+
+
+@pytest.mark.parametrize("what", list(NOT_IMAGES))
+def test_not_an_image_is_occluded_with_a_reason(readers, vga_frame, what):
+    """Whatever the camera layer hands over, the reader answers with an occluded observation
+    that says the frame is not a usable picture; it never raises into the referee's loop."""
+    obs = readers("nine-mens-morris", VGA).read(NOT_IMAGES[what](vga_frame))
+    assert obs.occluded and obs.points == {}
+    assert "not a colour image" in obs.reason or "empty" in obs.reason, obs.reason
+
+
+BLANK_FRAMES = {
+    "one black pixel": lambda f: np.zeros((1, 1, 3), np.uint8),
+    "a black frame": lambda f: np.zeros_like(f.image),
+    "a white frame": lambda f: np.full_like(f.image, 255),
+    "noise": lambda f: np.random.default_rng(0).integers(0, 256, f.image.shape, dtype=np.uint8),
+}
+
+
+@pytest.mark.parametrize("what", list(BLANK_FRAMES))
+def test_frame_without_a_board_says_board_not_found(readers, vga_frame, what):
+    """A frame that is a picture but shows no board (lens cap, camera unplugged mid-stream,
+    sensor garbage) reports that the board's markers were not found."""
+    obs = readers("nine-mens-morris", VGA).read(BLANK_FRAMES[what](vga_frame))
+    assert obs.occluded and obs.points == {}
+    assert "board not found" in obs.reason and "marker" in obs.reason, obs.reason
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint16])
+def test_frame_of_another_pixel_type_does_not_raise(readers, vga_frame, dtype):
+    """A colour frame of another pixel type (a 16-bit or float capture) must come back occluded
+    with a reason, or be read; it must not raise."""
+    obs = readers("nine-mens-morris", VGA).read(vga_frame.image.astype(dtype))
+    assert obs.occluded and obs.reason
+
+
+def test_frame_wrapper_is_accepted(readers, vga_frame):
+    """``read`` takes anything with an ``.image`` (a ``SimFrame``, a capture frame) as well as the array."""
+    reader = readers("nine-mens-morris", VGA)
+    assert reader.read(vga_frame).view() == reader.read(vga_frame.image).view()
+    assert not reader.read(vga_frame).occluded
+
+
+# ---------------------------------------------------------------------------- markers
+def cover_markers(frame: sim.SimFrame, board, ids, colour=(250, 250, 250)) -> np.ndarray:
+    """The frame with the markers ``ids`` painted over (their quiet zone too), as a sleeve or a
+    cup would hide them."""
+    image = frame.image.copy()
+    for m in markers.marker_layout(board):
+        if m.id in ids:
+            c = np.array(m.centre)
+            corners = c + (m.corners().astype(np.float64) - c) * 1.5
+            cv2.fillConvexPoly(image, np.round(frame.project(corners)).astype(np.int32), colour)
+    return image
+
+
+@pytest.fixture(scope="module")
+def hd_board(readers):
+    """A nine-mens-morris frame at 1280x720 with pieces of both players, and its position."""
+    position, frame = readers.frame("nine-mens-morris", 12)
+    return readers.game("nine-mens-morris"), position, frame
+
+
+def test_covered_markers_are_named(readers, hd_board):
+    """Two markers covered: too few to locate the board, and the reason names the two missing
+    ones (by id and corner), so the player knows what to uncover."""
+    g, _position, frame = hd_board
+    ids = markers.marker_ids(g.board)
+    obs = readers("nine-mens-morris").read(cover_markers(frame, g.board, ids[:2]))
+    assert obs.occluded and obs.points == {}
+    assert "marker" in obs.reason
+    assert f"#{ids[0]} (bottom left)" in obs.reason and f"#{ids[1]} (bottom right)" in obs.reason, obs.reason
+    assert f"#{ids[2]}" not in obs.reason and f"#{ids[3]}" not in obs.reason
+
+
+def test_all_markers_covered(readers, hd_board):
+    g, _position, frame = hd_board
+    obs = readers("nine-mens-morris").read(cover_markers(frame, g.board, markers.marker_ids(g.board), (30, 30, 30)))
+    assert obs.occluded and obs.points == {}
+    assert "no board markers found" in obs.reason, obs.reason
+
+
+def test_one_marker_covered_still_reads(readers, hd_board):
+    """Three markers locate the board: a cup in one corner must not stop the game."""
+    g, position, frame = hd_board
+    image = cover_markers(frame, g.board, markers.marker_ids(g.board)[3:])
+    obs = readers("nine-mens-morris").read(image)
+    assert obs.view() == view(position, spots_of(g)), obs.reason
+
+
+def test_markers_out_of_the_picture(readers, hd_board):
+    """Half the board cut off (the camera turned away): occluded, and the reason is about markers
+    missing or the board being outside the picture, never a guess at the visible half."""
+    g, _position, frame = hd_board
+    ids = markers.marker_ids(g.board)
+    corners = {m.id: frame.project(m.centre) for m in markers.marker_layout(g.board)}
+    # Cut the frame where two of the markers lie on the far side of the board's centre.
+    centre = frame.project(np.mean([m.centre for m in markers.marker_layout(g.board)], axis=0))
+    col = round(float(centre[0]))
+    image = frame.image[:, :col].copy()
+    gone = [i for i in ids if corners[i][0] >= col]
+    assert gone, "the cut must remove at least one marker"
+    obs = readers("nine-mens-morris").read(image)
+    assert obs.occluded and obs.points == {}
+    assert "marker" in obs.reason or "outside the picture" in obs.reason, obs.reason
+    if len(gone) >= 2:
+        assert all(f"#{i}" in obs.reason for i in gone), obs.reason
+
+
+def test_another_boards_markers(readers):
+    """The camera pointed at a morabaraba board while the game is nine-mens-morris: occluded, and
+    the reason names the board it sees instead of misreading it."""
+    g = readers.game("morabaraba")
+    frame = shoot(g, {"a1": Piece(1, "man")}, 14)
+    obs = readers("nine-mens-morris").read(frame.image)
+    assert obs.occluded and obs.points == {}
+    assert "morabaraba" in obs.reason, obs.reason
+
+
+def test_marker_calibration_follows_another_frame_size(readers):
+    """With markers the board is found afresh in every frame, so a frame of another size (the
+    camera switched to 640x480 after a 1280x720 calibration) is read, and read right, rather
+    than refused: only a fixed-camera calibration is tied to its frame size (below)."""
+    name = "nine-mens-morris"
+    g = readers.game(name)
+    for seed in (13, 14):
+        position = random_position(g, seed)
+        assert_reads(readers(name, HD), g, shoot(g, position, seed, VGA), position, f"640x480 seed {seed}")
+
+
+# ---------------------------------------------------------------------------- fixed camera
+@pytest.fixture(scope="module")
+def corners_reader(readers):
+    """A reader calibrated from four given corners on a board without markers (640x480), and a
+    function making frames from that same camera (same seed: same pose)."""
+    g = readers.game("nine-mens-morris")
+    layout, _ = calibration_layout(g)
+    seed = 2024
+
+    def frame(position, **kw):
+        return sim.simulate(sim.simple_scene(g.board, position, markers=False), seed,
+                            sim.CameraSettings.mild(size=VGA, **kw))
+
+    empty = frame({})
+    x0, y0, x1, y1 = markers.board_extent(g.board)
+    corners = empty.project([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    cal = calibrate(g, empty.image, frame(layout).image, position=layout, method="corners", corners=corners)
+    return g, BoardReader(cal), frame
+
+
+def test_fixed_camera_reads_and_refuses_other_sizes(corners_reader):
+    """A corners calibration holds one board position for one frame size; a frame of another
+    size cannot be read with it (a different camera mode) and the reason gives both sizes."""
+    g, reader, frame = corners_reader
+    position = {"a1": Piece(1, "man"), "d6": Piece(2, "man"), "g4": Piece(1, "man")}
+    f = frame(position)
+    assert reader.read(f.image).view() == view(position, spots_of(g))
+    obs = reader.read(cv2.resize(f.image, (800, 600)))
+    assert obs.occluded and obs.points == {}
+    assert "800x600" in obs.reason and "640x480" in obs.reason, obs.reason
+
+
+def test_fixed_camera_still_sees_a_hand(corners_reader):
+    """Without markers nothing is re-located per frame, yet a hand is still caught by the
+    background probes."""
+    _g, reader, frame = corners_reader
+    position = {"a1": Piece(1, "man"), "d6": Piece(2, "man"), "g4": Piece(1, "man")}
+    f = frame(position, hand=True)
+    assert f.occluded_points
+    obs = reader.read(f.image)
+    assert obs.occluded and obs.points == {}
