@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
-import time
-from importlib import resources
 from typing import Any, NoReturn
 
 import click
@@ -21,7 +19,7 @@ from rich.table import Table
 import engine
 from engine.summary import rules_summary
 
-from .records import Record, RecordError, load_record, parse_record, replay
+from .records import Record, RecordError, load_record, replay
 from .textboard import board_text
 
 console = Console(highlight=False)
@@ -165,7 +163,10 @@ def render(file: str, out: str, labels: bool) -> None:
         outcome = replay(record)
     except RecordError as exc:
         fail(str(exc))
-    from vision.render import render_state, save_png  # OpenCV loads only for this command
+    from vision.render import (  # OpenCV loads only for this command
+        render_state,
+        save_png,
+    )
 
     image = render_state(outcome.game, outcome.state, labels=labels)
     try:
@@ -271,54 +272,36 @@ def _status_line(state) -> str:
     return f"player {state.to_move} to move ({state.phase})"
 
 
-def describe(state, step) -> str:
-    """A step in words, from the position before it."""
-    p = state.to_move
-    if step.kind == "place":
-        return f"player {p} places a man on {step.dst}"
-    if step.kind == "remove":
-        return f"player {p} removes the opponent man on {step.dst}"
-    if step.kind == "jump":
-        return f"player {p} jumps {step.src} to {step.dst}"
-    adjacent = state.rules.board.adjacent(step.src, step.dst)
-    return f"player {p} {'slides' if adjacent else 'flies'} {step.src} to {step.dst}"
-
-
 @main.command()
-@click.option("--delay", type=float, default=None,
-              help="Seconds between positions (default 0.4 on a terminal, 0 otherwise).")
-def demo(delay: float | None) -> None:
-    """Play a scripted game of Nine Men's Morris through the rules engine, position by position."""
-    data = json.loads(resources.files("arbiter").joinpath("data/demo-nine-mens-morris.json").read_text())
-    record = parse_record(data, "demo record")
-    if delay is None:
-        delay = 0.4 if sys.stdout.isatty() else 0.0
-    game = record.load_game()
-    state = game.new()
-    console.print(f"[bold]arbiter demo[/]: a scripted game of {game.name}, refereed step by step by the engine.\n")
-    for n, text in enumerate(record.steps, 1):
-        step = state.parse(text)
-        line = describe(state, step)
-        state = state.play(step)
-        console.rule(f"step {n}: {text}")
-        console.print(board_text(game.board, state.position(), highlight=_step_points(step)))
-        extra = "  — a mill! a removal follows" if state.phase == "removal" else ""
-        console.print(f"{line}{extra}")
-        console.print(_status_line(state))
-        if delay:
-            time.sleep(delay)
-    if state.result is None:
-        fail("the demo record ended before the game did", 1)
-    console.print(f"\n[bold]{len(record.steps)} steps, every one checked by the engine.[/]")
+@click.option("--delay", type=click.FloatRange(min=0), default=None,
+              help="Seconds to pause after each line of the story (default 0.1 on a terminal, 0 otherwise).")
+@click.option("--fast", is_flag=True, help="No pauses at all (the same as --delay 0).")
+def demo(delay: float | None, fast: bool) -> None:
+    """Watch a refereed game on a simulated table: camera, vision, referee, journal and LEDs.
+
+    Simulated players play a scripted game of Nine Men's Morris on a simulated board; a simulated
+    camera photographs it and arbiter's real vision code reads every frame; the referee catches
+    the mistakes on the way; the LEDs are drawn in the terminal. Takes a few seconds.
+    """
+    from .demo import run_demo
+
+    if fast:
+        delay = 0.0
+    elif delay is None:
+        delay = 0.1 if sys.stdout.isatty() else 0.0
+    if not run_demo(console, delay=delay):
+        fail("the demo game did not check out (see above)", 1)
 
 
 # Commands kept in their own modules; they import ``fail``/``console`` from here lazily.
 from .export_cli import export  # noqa: E402
 from .leds_cli import leds  # noqa: E402
+from .play_cli import play  # noqa: E402
 from .vision_cli import calibrate, read  # noqa: E402
 
 main.add_command(export)
 main.add_command(leds)
+main.add_command(play)
 main.add_command(calibrate)
 main.add_command(read)
 

@@ -58,6 +58,8 @@ STANDARD = Palette(
         2: (150, 0, 255),  # violet: the black men (an LED cannot show black)
         3: (220, 10, 40),  # crimson men
         4: (20, 110, 190),  # deep blue men
+        5: (255, 140, 0),  # orange: Brain Hanky's fifth and sixth sides (expanded board)
+        6: (255, 0, 160),  # magenta
     },
 )
 
@@ -68,6 +70,8 @@ COLOUR_BLIND = Palette(
         2: (40, 170, 255),  # sky blue
         3: (255, 90, 0),  # vermillion-orange
         4: (0, 200, 140),  # bluish green
+        5: (230, 160, 0),  # amber-yellow (Okabe-Ito's yellow, deepened to read on an LED)
+        6: (200, 80, 170),  # reddish purple
     },
     legal=(0, 110, 255),  # blue
     illegal=(255, 50, 0),  # vermillion

@@ -116,11 +116,31 @@ def test_render_writes_a_png(run, tmp_path):
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_demo_plays_to_the_end(run):
-    out = run("demo", "--delay", "0")
-    assert out.exit_code == 0
-    assert "Game over: player 2 wins" in out.output
-    assert "a mill!" in out.output and "flies" in out.output
+def test_demo_referees_a_whole_game_through_the_camera_and_the_vision_code(run):
+    out = run("demo", "--fast")
+    assert out.exit_code == 0, out.output
+    text = out.output
+    # The story, in the order it happens at the table.
+    for said in ("Calibrating the camera",
+                 "I can't see the board (something is over the board",  # a hand, waited out
+                 "Got it, you meant: Black put a piece on d6",  # a piece slid on: a correction
+                 "White made a mill! Take one black piece off.",
+                 "Not allowed: a7 is not next to g7",  # the illegal move ...
+                 "The board is back as it was",  # ... put right
+                 "Take back one step?", "Took back one step.",
+                 "Someone bumps the camera",
+                 "Black wins: player 1 is down to 2 pieces"):
+        assert said in text, said
+        text = text[text.index(said):]
+    out_text = out.output
+    assert "71 steps, every one seen by the camera and checked by the referee" in out_text
+    assert "exported, it equals the scripted record" in out_text
+    assert "● turn" in out_text, "the LEDs are drawn in the terminal"
+
+
+def test_demo_pace_is_an_option(run):
+    out = run("demo", "--help")
+    assert "--delay" in out.output and "--fast" in out.output
 
 
 def test_replay_of_a_brain_hanky_record_with_chooser_draws(run, tmp_path):

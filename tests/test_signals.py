@@ -197,7 +197,7 @@ def test_steady_signals_leave_the_player_idle():
 def test_events_name_points_the_map_has():
     with pytest.raises(LayoutError, match="no pixel for 'z9'"):
         player(IllegalChange(["z9"]))
-    with pytest.raises(ValueError, match="players 1, 2, 3, 4, not 7"):
+    with pytest.raises(ValueError, match="players 1, 2, 3, 4, 5, 6, not 7"):
         player(Turn(7))
     with pytest.raises(TypeError, match="not a signal event"):
         player("beep")
@@ -231,7 +231,7 @@ def test_every_palette_keeps_its_signal_colours_apart(pal):
     board_signals = [pal.legal, pal.illegal, pal.put, pal.take, pal.removable, pal.gem]
     assert len(set(board_signals)) == len(board_signals)
     assert all(OFF != c for c in board_signals + list(pal.players.values()))
-    assert len(set(pal.players.values())) == 4
+    assert len(set(pal.players.values())) == len(pal.players) == 6
 
 
 def _hue(c) -> float:
@@ -272,3 +272,14 @@ def test_every_event_has_a_picture_scene_and_the_docs_show_each_picture():
 def test_every_scene_lights_something_at_every_moment_pictured(scene):
     for t, frame in scene_frames(scene):
         assert any(c != OFF for c in frame), (scene.name, t)
+
+
+def test_every_brain_hanky_side_has_a_turn_colour_in_both_palettes():
+    """Brain Hanky on the expanded board has up to six sides; a turn signal for side 5 or 6 must
+    light, not raise (it once did, ending the turn display in a five-player game)."""
+    from hardware.palette import palette
+
+    for name in ("standard", "colour-blind"):
+        p = palette(name)
+        colours = [p.player(n) for n in range(1, 7)]
+        assert len(set(colours)) == 6

@@ -1,0 +1,398 @@
+"""``arbiter play GAME``: referee a game on the physical board (or on a simulated one).
+
+    arbiter play nine-mens-morris                               # camera 0, calibration-nine-mens-morris.json
+    arbiter play morabaraba --clock 10m+5s --leds neopixel      # with a clock and the board's LEDs
+    arbiter play nine-mens-morris --resume                      # carry on after a crash or power cut
+    arbiter play tapatan --reader sim                           # no hardware: simulated players and camera
+    arbiter play nine-mens-morris --reader sim-occupancy --script game.json
+
+With ``--reader camera`` the real camera is read through the calibration ``arbiter calibrate``
+wrote, buttons are read from the GPIO pins on a Raspberry Pi (or the keyboard: c confirm, u undo,
+m menu, q stop), and the game runs until it is over or stopped with Ctrl-C / q; either way the
+journal holds every step and ``--resume`` carries on.
+
+With ``--reader sim`` (simulated camera, real vision code) or ``--reader sim-occupancy`` (a
+simulated reed-switch grid), simulated players play the record given with ``--script`` (else
+random legal moves from ``--seed``) on a simulated board. That board is kept in a file beside
+the journal (``*.board.json``), standing for the real board on the table, which outlives a crash:
+a resumed simulated game finds the board as the crash left it, and the players follow the lights
+to put it right.
+
+Errors are one line on stderr with exit status 2, as everywhere in arbiter.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import click
+
+import engine
+
+__all__ = ["CameraReader", "KeyboardButtons", "play"]
+
+
+def _cli():
+    from . import cli
+
+    return cli
+
+
+class CameraReader:
+    """The real camera read by the real vision code: ``read()`` never raises for a lost camera,
+    it reports the board unseen with the camera's own words (and the camera reopens itself)."""
+
+    sees = "colour"
+
+    def __init__(self, camera, board_reader):
+        self.camera = camera
+        self.reader = board_reader
+
+    def read(self):
+        from engine.observation import Observation
+
+        frame = self.camera.read()
+        if frame.image is None:
+            return Observation.blocked(frame.problem or "no picture from the camera")
+        return self.reader.read(frame.image)
+
+
+class KeyboardButtons:
+    """The three buttons on the keyboard, for a laptop without GPIO: c (or Enter, space) confirm,
+    u undo, m menu; q stops the game. Keys are read without waiting (the terminal in cbreak
+    mode, restored on close)."""
+
+    def __init__(self, stream=None):
+        from hardware.buttons import SimulatedButtons
+
+        self.stream = stream or sys.stdin
+        self.inner = SimulatedButtons()
+        self.quit = False
+        self._saved = None
+        try:
+            import termios
+            import tty
+
+            fd = self.stream.fileno()
+            self._saved = termios.tcgetattr(fd)
+            tty.setcbreak(fd)
+        except Exception:  # not a terminal: no keys, no harm
+            self._saved = None
+
+    def poll(self):
+        import select
+
+        try:
+            while select.select([self.stream], [], [], 0)[0]:
+                ch = os.read(self.stream.fileno(), 1).decode(errors="ignore")
+                if not ch:
+                    break
+                if ch.lower() == "q":
+                    self.quit = True
+                else:
+                    self.inner.key(ch)
+        except (OSError, ValueError):
+            pass
+        return self.inner.poll()
+
+    def close(self) -> None:
+        if self._saved is not None:
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+
+def _resume_value(value: str | None) -> str | None:
+    return None if value in (None, "latest") else value
+
+
+@click.command("play", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.argument("game")
+@click.option("--reader", type=click.Choice(["camera", "sim", "sim-occupancy"]), default="camera", show_default=True,
+              help="camera: the real camera. sim: simulated players, simulated camera, real vision code. "
+                   "sim-occupancy: simulated players on a simulated reed-switch grid.")
+@click.option("--leds", type=click.Choice(["neopixel", "neopixel-spi", "terminal", "png"]), default=None,
+              help="Where the LED signals go (default: neopixel on a Raspberry Pi, terminal elsewhere).")
+@click.option("--leds-out", type=click.Path(dir_okay=False), default=None,
+              help="--leds png: FILE.png (the latest frame), FILE.gif (all, animated) or a name with {n}.")
+@click.option("--calibration", "cal_path", type=click.Path(dir_okay=False), default=None,
+              help="Camera calibration from `arbiter calibrate` [default: calibration-GAME.json].")
+@click.option("--layout-map", "map_path", type=click.Path(dir_okay=False), default=None,
+              help="LED layout map from `arbiter leds map` (default: one pixel per point in serpentine rows).")
+@click.option("--clock", "time_control", default=None, help="Time control, such as 10m, 10m+5s or 30s/move.")
+@click.option("--resume", "resume_from", is_flag=False, flag_value="latest", default=None, metavar="[JOURNAL]",
+              help="Carry on the latest unfinished game (or the journal given) instead of starting a new one.")
+@click.option("--camera", "camera_source", default="0", show_default=True, help="Camera index, or a video file / URL.")
+@click.option("--camera-backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
+@click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
+@click.option("--buttons", type=click.Choice(["gpio", "keyboard", "none"]), default=None,
+              help="Camera mode: GPIO buttons (default on a Pi), the keyboard (default elsewhere), or none.")
+@click.option("--script", "script", type=click.Path(dir_okay=False), default=None,
+              help="Simulated players: the game record (JSON) they play; without it, random legal moves.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Simulated players: seed of their random moves.")
+@click.option("--speed", type=click.FloatRange(min=0), default=None,
+              help="Simulated players: 1 plays in real time, 10 ten times faster, 0 as fast as possible "
+                   "(default 1 on a terminal, 0 otherwise).")
+@click.option("--brightness", type=click.FloatRange(0.01, 1.0), default=0.3, show_default=True)
+@click.option("--palette", "palette_name", type=click.Choice(["standard", "colour-blind"]), default="standard",
+              show_default=True)
+@click.pass_context
+def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out: str | None, cal_path: str | None,
+         map_path: str | None, time_control: str | None, resume_from: str | None, camera_source: str,
+         camera_backend: str, width: int, height: int, buttons: str | None, script: str | None, seed: int,
+         speed: float | None, brightness: float, palette_name: str) -> None:
+    """Referee a game of GAME on the board: watch it, check every move, answer with the LEDs.
+
+    Game options follow the game's name (`arbiter play seven-mens-morris --flying`). Every step
+    is written to the game's journal before it is announced; `--resume` carries on after a crash.
+    See docs/play.md.
+    """
+    cli = _cli()
+    options = cli.parse_game_options(game, list(ctx.args))
+    g = engine.load(game, **options)
+    if getattr(g.settings, "move_chooser", False):
+        cli.fail("play does not run the Brain Hanky move chooser yet: play without --move-chooser")
+    if time_control is not None:
+        from .clocks import TimeControlError, parse_time_control
+
+        try:
+            parse_time_control(time_control)
+        except TimeControlError as exc:
+            cli.fail(str(exc))
+        if g.players != 2:
+            cli.fail(f"clocks are for two-player games; {g.name} is played by {g.players} here")
+    if reader == "camera" and script is not None:
+        cli.fail("--script is for the simulated players (--reader sim or sim-occupancy)")
+    if reader != "camera" and cal_path is not None:
+        cli.fail("the simulated camera calibrates itself; --calibration is for --reader camera")
+    steps = _script_steps(cli, g, script)
+    # Everything that can fail is checked before the journal is made, so a refused start leaves
+    # no empty game behind for --resume to find.
+    with ExitStack() as stack:
+        layout, pixels, sink, led_interval = _leds(cli, g, leds, leds_out, map_path, brightness)
+        stack.callback(_quietly, pixels.close)
+        camera = pressers = None
+        if reader == "camera":
+            camera, pressers = _open_camera(cli, g, cal_path, camera_source, camera_backend, width, height, buttons)
+            stack.callback(_quietly, camera.camera.close)
+            if pressers is not None:
+                stack.callback(_quietly, pressers.close)
+        journal, history, clock, resumed = _the_game(cli, g, options, reader, time_control, resume_from)
+        stack.callback(journal.close)
+        g = engine.load(journal.game, **journal.options)  # a resumed game keeps its own options
+        from hardware.palette import palette as palette_named
+
+        from .screen import LiveScreen, StoryScreen
+
+        console = cli.console
+        screen = (LiveScreen(console, pixels=sink, title=f"arbiter · {g.name} · journal {journal.path.name}")
+                  if console.is_terminal else StoryScreen(console, pixels=sink))
+        common = {"journal": journal, "clock": clock, "pixels": pixels, "layout": layout, "screen": screen,
+                  "resumed": resumed, "palette": palette_named(palette_name), "led_interval": led_interval}
+        session = None
+        try:
+            if camera is not None:
+                from .session import Session
+
+                session = Session(g, camera, history=history, buttons=pressers, now=time.monotonic, **common)
+                stopped = _run_camera(session)
+            else:
+                session, stopped = _run_sim(console, g, journal, history, common, reader, steps, seed, speed)
+        finally:
+            if session is not None:
+                screen.close(session)
+    if stopped is not None:
+        message, status = stopped
+        if status:
+            cli.fail(message, status)
+        cli.console.print(message, soft_wrap=True)
+        return
+    _summary(cli.console, session, journal)
+
+
+def _quietly(close) -> None:
+    try:
+        close()
+    except Exception:
+        pass
+
+
+def _script_steps(cli, g, script: str | None) -> list[str]:
+    """The steps of the game record the simulated players are to play (none: random moves)."""
+    if script is None:
+        return []
+    from .records import RecordError, load_record
+
+    try:
+        record = load_record(script)
+    except RecordError as exc:
+        cli.fail(str(exc))
+    if record.game != g.name:
+        cli.fail(f"{script} is a game of {record.game}, not {g.name}")
+    return list(record.steps)
+
+
+def _leds(cli, g, leds, leds_out, map_path, brightness):
+    """(layout, pixels, the screen's frame sink or None, seconds between LED frames)."""
+    from hardware.layout import LayoutError, load_map, spots_for
+    from hardware.leds import LedError, default_backend, open_pixels
+    from hardware.power import Power
+
+    from .session import FrameSink
+
+    spots = spots_for(g)
+    try:
+        layout = load_map(map_path, spots)
+    except (LayoutError, OSError) as exc:
+        cli.fail(str(exc))
+    backend = leds or default_backend()
+    if backend == "terminal":  # drawn by the play screen itself: rich runs one live display at a time
+        sink = FrameSink(layout.count, power=Power(brightness=1.0))
+        return layout, sink, sink, 1 / 30
+    if backend == "png" and leds_out is None:
+        cli.fail("--leds png needs --leds-out FILE.png, FILE.gif or a name with {n}")
+    try:
+        pixels = open_pixels(backend, layout, spots, power=Power(brightness=brightness, amp_limit=2.0), out=leds_out)
+    except LedError as exc:
+        cli.fail(str(exc))
+    return layout, pixels, None, (0.25 if backend == "png" else 1 / 30)
+
+
+def _the_game(cli, g, options, reader, time_control, resume_from):
+    """(journal, steps played, clock, resumed?): a new game's journal, or the one resumed."""
+    from .clocks import Clock, parse_time_control
+    from .journal import Journal, JournalError, resume
+
+    console = cli.console
+    if resume_from is None:
+        sees = "occupancy" if reader == "sim-occupancy" else "colour"
+        try:
+            journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control)
+        except JournalError as exc:
+            cli.fail(str(exc))
+        clock = Clock(journal.time_control, g.players) if time_control else None
+        return journal, [], clock, False
+    try:
+        r = resume(_resume_value(resume_from), game=g.name)
+    except JournalError as exc:
+        cli.fail(str(exc))
+    journal = r.journal
+    if options and r.game.options != g.options:
+        console.print("[yellow]The saved game is played with its own options "
+                      f"({', '.join(f'{k}={v}' for k, v in r.game.options.items())}).[/]", soft_wrap=True)
+    if time_control and str(parse_time_control(time_control)) != (journal.time_control or ""):
+        console.print(f"[yellow]The saved game keeps its time control ({journal.time_control or 'none'}).[/]")
+    for w in r.warnings:
+        console.print(f"[yellow]{w}[/]", soft_wrap=True)
+    console.print(f"Resuming {journal.path} ({len(journal.steps)} steps).", soft_wrap=True)
+    return journal, journal.steps, r.clock, True
+
+
+def _open_camera(cli, g, cal_path, source, backend, width, height, buttons):
+    """(the camera reader, the buttons or None), refusing with a clear message what cannot work."""
+    from hardware.buttons import ButtonError, GpioButtons
+    from hardware.leds import raspberry_pi_model
+    from vision.calibration import CalibrationError, load_calibration
+    from vision.capture import Camera, CameraError, CameraSettings
+    from vision.reader import BoardReader
+
+    path = Path(cal_path or f"calibration-{g.name}.json")
+    if not path.exists():
+        cli.fail(f"no calibration {path}: calibrate the camera first with `arbiter calibrate {g.name} --camera "
+                 f"{source}` (docs/calibration.md), or pass --calibration FILE")
+    try:
+        cal = load_calibration(path, game=g.name)
+    except CalibrationError as exc:
+        cli.fail(str(exc))
+    cam = Camera(CameraSettings(source=int(source) if source.isdigit() else source, width=width, height=height,
+                                backend=backend))
+    try:
+        cam.open()
+    except CameraError as exc:
+        cli.fail(str(exc))
+    choice = buttons or ("gpio" if raspberry_pi_model() else ("keyboard" if sys.stdin.isatty() else "none"))
+    pressers = None
+    if choice == "gpio":
+        try:
+            pressers = GpioButtons()
+        except ButtonError as exc:
+            cam.close()
+            cli.fail(str(exc))
+    elif choice == "keyboard":
+        pressers = KeyboardButtons()
+    return CameraReader(cam, BoardReader(cal)), pressers
+
+
+def _run_camera(session) -> tuple[str, int] | None:
+    """Read the camera until the game is over or the players stop it (Ctrl-C, or q)."""
+    session.start()
+    keys = session.buttons if isinstance(session.buttons, KeyboardButtons) else None
+    try:
+        while not session.over:
+            session.poll()
+            if keys is not None and keys.quit:
+                raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        session.pause()
+        message = (f"Stopped. Every step is in {session.journal.path}; carry on with "
+                   f"`arbiter play {session.game.name} --resume`.")
+        return message, 0
+    return None
+
+
+def _run_sim(console, g, journal, history, common, reader, steps, seed, speed):
+    """Simulated players on a simulated board kept beside the journal; (session, stopped)."""
+    from .physical import PhysicalBoard, PhysicalError
+    from .scenario import Player, ScenarioError, Table
+
+    board_file = journal.path.with_name(journal.path.name.removesuffix(".jsonl") + ".board.json")
+    board = None
+    if common["resumed"] and board_file.exists():
+        try:
+            board = PhysicalBoard.load(g, board_file)
+        except PhysicalError as exc:
+            console.print(f"[yellow]{exc}; setting the board out afresh[/]")
+    if board is None:
+        state = g.new()
+        for text in history:
+            state = state.play(text)
+        board = PhysicalBoard.of_state(g, state)
+    board.save(board_file)
+    board.on_change.append(lambda b: b.save(board_file))
+    if speed is None:
+        speed = 1.0 if console.is_terminal else 0.0
+    table = Table(g, "camera" if reader == "sim" else "occupancy", board=board, history=history, speed=speed,
+                  start=False, **common)
+    session = table.session
+    session.start()
+    players = Player(table, steps, rng=None if steps else random.Random(seed))
+    again = f"`arbiter play {g.name} --reader {reader}{' --script FILE' if steps else ''} --resume`"
+    try:
+        players.play()
+    except ScenarioError as exc:
+        return session, (f"the simulated players stopped: {exc}. The journal {journal.path} is kept.", 1)
+    except KeyboardInterrupt:
+        session.pause()
+        return session, (f"Stopped. The game is saved in {journal.path}; carry on with {again}.", 0)
+    if not session.over:
+        message = (f"The script ended before the game did ({len(session.history)} steps). The journal "
+                   f"{journal.path} is kept; carry on with {again}.")
+        return session, (message, 0)
+    return session, None
+
+
+def _summary(console, session, journal) -> None:
+    r = session.result
+    if r is not None:
+        who = "a draw" if r.winner is None else f"player {r.winner} wins"
+        console.print(f"[bold green]Game over: {who}[/] ({r.reason}) after {len(session.history)} steps.",
+                      soft_wrap=True)
+    console.print(f"The journal: {journal.path}. Save it as a game record with "
+                  f"`arbiter export {journal.path} --out game.json`.", soft_wrap=True)

@@ -1,0 +1,579 @@
+"""A refereed game: reader -> stabiliser -> referee -> journal -> LEDs and screen, one frame at a time.
+
+This is the loop `arbiter play` and `arbiter demo` run, and the scenario tests drive::
+
+    session = Session(game, reader, journal=journal, pixels=pixels, screen=screen, now=clock)
+    session.start()
+    while not session.over:
+        session.poll()          # one reading of the board, judged if it has settled
+
+Order matters and is the point of this module. For every verdict that changes the game record,
+the journal line is written and fsync'd *before* any LED or screen hears of it (docs/journal.md):
+a crash at any instant loses nothing that was announced. A journal write that fails means the
+step is not announced at all; the referee is rebuilt from the journal and the board is judged
+again, so the game and its record never part.
+
+Time is injected (``now``, seconds on any monotonic base): on the Pi it is ``time.monotonic``;
+the simulator and the tests pass a simulated clock, so a whole game runs in a fraction of a
+second of real time and the same script gives the same game.
+
+Never crash a game in progress: an exception while reading a frame, judging it, or drawing it is
+caught, reported on the screen (the first of each kind, then every hundredth) and the game goes
+on with the next frame. Only the journal failing is treated as serious, because then the record
+is at stake (see above).
+
+What the referee's verdicts become on the LEDs (``hardware.signals``; docs/play.md has the
+players' view):
+
+==================  ===========================================================================
+verdict             signal events
+==================  ===========================================================================
+step, steps         ``StepAccepted`` on the step's points, ``Turn`` (the player to move)
+correction          ``Fixed``, ``StepAccepted`` on the new step's points, ``Turn``
+waiting-removal     as a step, then ``Removable`` (a mill's choice of pieces) or ``GemToTake``
+                    (captured Brain Hanky pieces still on the cloth)
+illegal             ``IllegalChange`` on the points that differ; ``Fixed`` when put back
+in-progress         ``Guidance(put=...)``: where the lifted piece may go
+ambiguous           ``StepAccepted`` on the candidate on offer; the screen lists them; menu
+                    offers the next, confirm accepts the one on offer
+takeback-pending    the screen asks for the confirm button (or holding still 2 s)
+takeback            ``Fixed``, ``Turn``
+game over           ``GameOver(winner)``; a flag (time) as well, after an ``end`` journal line
+after --resume      ``Guidance(put, take)`` until the board matches the journal
+==================  ===========================================================================
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.core import REMOVE
+from engine.observation import Observation
+from hardware.buttons import Buttons, Role
+from hardware.leds import Pixels
+from hardware.palette import OFF, RGB, STANDARD, Palette
+from hardware.signals import (
+    ClockWarning,
+    Fixed,
+    GameOver,
+    GemToTake,
+    Guidance,
+    IllegalChange,
+    Removable,
+    SignalPlayer,
+    StepAccepted,
+    Turn,
+)
+
+from . import referee as R
+from .clocks import Clock
+from .journal import Journal, JournalError
+from .referee import Referee, Verdict
+from .stabiliser import Stabiliser
+
+__all__ = ["Announcement", "FrameSink", "Session", "SimClock"]
+
+
+class SimClock:
+    """A clock that moves only when told: the simulator's and the tests' ``now``."""
+
+    def __init__(self, t: float = 0.0):
+        self.t = float(t)
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, dt: float) -> float:
+        self.t += dt
+        return self.t
+
+    def set(self, t: float) -> None:
+        if t < self.t:
+            raise ValueError(f"time went backwards ({t} after {self.t})")
+        self.t = float(t)
+
+
+class FrameSink(Pixels):
+    """LED frames kept for a screen to draw: the ``terminal`` LEDs inside the play screen.
+
+    rich can run one live display at a time, so the play screen draws the LED board itself
+    (``hardware.terminal.BoardText``) from the last frame sent here. Only the last frame is kept.
+    """
+
+    kind = "screen"
+
+    def __init__(self, count: int, **kwargs: Any):
+        super().__init__(count, **kwargs)
+        self.frame: list[RGB] = [OFF] * count
+        self.caption: str | None = None
+        self.sent = 0
+
+    def _write(self, frame: list[RGB], caption: str | None) -> None:
+        self.frame, self.caption = list(frame), caption
+        self.sent += 1
+
+
+@dataclass
+class Announcement:
+    """What the session told the players about one verdict (or one button or clock event)."""
+
+    t: float
+    kind: str
+    message: str
+    verdict: Verdict | None = None
+    events: list[Any] = field(default_factory=list)
+    journal_seq: int | None = None  # the journal's last line when the events went out
+
+
+class Session:
+    """One refereed game on one board (see the module notes for what it does in which order).
+
+    ``reader``: anything with ``sees`` and ``read() -> Observation`` (``SimCamera``,
+    ``SensorGrid``, ``CameraReader``). ``history``: steps already played (a resumed journal),
+    replayed by the referee from ``state`` (default the game's start). ``journal``: where
+    accepted steps go first (None: no journal, e.g. a Brain Hanky position set up by hand, which
+    a journal could not replay). ``clock``: an ``arbiter.clocks.Clock`` (two-player games),
+    started by ``start``. ``pixels``: the LEDs (None: signals are tracked but not shown).
+    ``screen``: an ``arbiter.screen`` screen, or None. ``resumed``: check the board against the
+    journal first and guide the players to set it right.
+    """
+
+    def __init__(self, game, reader, *, state=None, history=(), journal: Journal | None = None,
+                 clock: Clock | None = None, pixels: Pixels | None = None, layout=None,
+                 palette: Palette = STANDARD, screen=None, buttons: Buttons | None = None,
+                 now: Callable[[], float] = time.monotonic, stabiliser: Stabiliser | None = None,
+                 resumed: bool = False, takeback_hold_s: float = 2.0, led_interval: float = 1 / 30,
+                 clock_every: float = 30.0):
+        from hardware.layout import load_map, spots_for
+
+        self.game = engine.load(game) if isinstance(game, str) else game
+        self.reader = reader
+        self.sees = reader.sees
+        self.hanky = getattr(self.game.rules, "hboard", None) is not None
+        self.referee = Referee.from_steps(self.game, list(history), self.sees, state,
+                                          takeback_hold_s=takeback_hold_s)
+        self._start_state = state
+        self.stabiliser = stabiliser or Stabiliser.for_reader(self.sees)
+        self.journal = journal
+        self.clock = clock
+        self.spots = spots_for(self.game)
+        self.layout = layout or load_map(None, self.spots)
+        self.signals = SignalPlayer(self.layout, palette=palette, spots=self.spots)
+        self.pixels = pixels
+        self.screen = screen
+        self.buttons = buttons
+        self.now = now
+        self.led_interval = led_interval
+        self.clock_every = clock_every
+        self.checking = resumed  # after --resume: the board must first match the journal
+        self.over = False
+        self.result: engine.Result | None = None
+        self.flagged: int | None = None  # the player whose time ran out
+        self.log: list[Announcement] = []
+        self.errors: dict[str, int] = {}
+        self.last_verdict: Verdict | None = None
+        self.last_board: Observation | None = None  # the last stable board judged
+        self.occluded: str | None = None  # why the reader cannot see the board, while it cannot
+        self.offer = 0  # the ambiguous candidate on offer
+        self._removal_shown: tuple[str, tuple[str, ...]] = ("", ())
+        self._warned: int | None = None
+        self._led_t: float | None = None
+        self._clock_t = 0.0
+        self.frames = 0
+
+    # ------------------------------------------------------------------ what the players see
+    @property
+    def state(self):
+        return self.referee.state
+
+    @property
+    def history(self) -> tuple:
+        return self.referee.history
+
+    @property
+    def waiting_for(self) -> str | None:
+        return self.referee.waiting_for
+
+    def mover(self, state=None) -> int:
+        """The colour (owner number) of the pieces of the player to move."""
+        st = state if state is not None else self.state
+        return st.side + 1 if self.hanky else st.to_move
+
+    def _winner_colour(self, result: engine.Result) -> int | None:
+        if result.winner is None:
+            return None
+        if self.hanky:
+            return self.game.rules.side_of(result.winner - 1) + 1
+        return result.winner
+
+    # ------------------------------------------------------------------ the loop
+    def start(self) -> None:
+        """Light the turn pixel, start the clock, and say where the game stands."""
+        t = self.now()
+        if self.clock is not None:
+            if self.clock.running is None:
+                self.clock.start(t, player=self.state.to_move)
+            else:
+                self.clock.resume(t)
+            self._clock_t = t
+        events: list[Any] = []
+        if self.state.result is not None:
+            self._finish(self.state.result, t, events)
+        else:
+            events.append(Turn(self.mover()))
+        if self.checking:
+            n = len(self.history)
+            message = (f"Resumed the game after {n} step{'s' if n != 1 else ''}. Checking the board "
+                       f"against the journal: set it out as the lights show.")
+        else:
+            message = self.referee._next_words()
+        self._announce(Announcement(t, "start", message), events)
+
+    def poll(self) -> list[Announcement]:
+        """One cycle: buttons, one reading, the stabiliser, the referee, the clock, the LEDs.
+
+        Returns what was announced in this cycle (usually nothing).
+        """
+        t = self.now()
+        self.frames += 1
+        before = len(self.log)
+        self._tick_clock(t)
+        if self.over and self.flagged is not None:
+            self._show(t)
+            return self.log[before:]
+        if self.buttons is not None:
+            try:
+                for press in self.buttons.poll():
+                    self._button(press.role, t)
+            except Exception as exc:  # a flaky GPIO line must not end the game
+                self._error("buttons", exc, t)
+        obs = self._read(t)
+        verdict = None
+        if obs is not None:
+            try:
+                board = self.stabiliser.feed(obs, t)
+                verdict = self.referee.observe(board, t) if board is not None else self.referee.tick(t)
+                if board is not None:
+                    self.last_board = board
+            except Exception as exc:
+                self._error("referee", exc, t)
+                verdict = None
+        if verdict is not None:
+            self._verdict(verdict, t)
+        self._show(t)
+        if self.screen is not None:
+            try:
+                self.screen.refresh(self, t)
+            except Exception as exc:  # pragma: no cover - a broken terminal must not end the game
+                self._error("screen", exc, t)
+        return self.log[before:]
+
+    def _read(self, t: float) -> Observation | None:
+        try:
+            obs = self.reader.read()
+        except Exception as exc:
+            self._error("reader", exc, t)
+            return None
+        if obs.occluded:
+            if self.occluded is None:
+                self.occluded = obs.reason or "something is in the way"
+                self._announce(Announcement(t, "unseen", f"I can't see the board ({self.occluded}); waiting."))
+        elif self.occluded is not None:
+            self.occluded = None
+            self._announce(Announcement(t, "seen", "I can see the board again."))
+        return obs
+
+    def _error(self, where: str, exc: Exception, t: float) -> None:
+        n = self.errors.get(where, 0) + 1
+        self.errors[where] = n
+        if n == 1 or n % 100 == 0:
+            times = "" if n == 1 else f" ({n} times so far)"
+            self._announce(Announcement(t, "error", f"{where} error{times}: {exc.__class__.__name__}: {exc}. "
+                                                    f"The game goes on."))
+
+    # ------------------------------------------------------------------ verdicts
+    def _verdict(self, v: Verdict, t: float) -> None:
+        self.last_verdict = v
+        if self.over and v.accepted and self.state.result is None:
+            self.over = False  # a take-back of the step that ended the game: play on
+            self.result = None
+        if v.accepted and not self._record(v, t):
+            return
+        events: list[Any] = []
+        message = v.message
+        kind = v.kind
+        if self.checking:
+            if v.kind in (R.UNCHANGED, R.RESTORED, R.WAITING_REMOVAL) and not v.accepted:
+                self.checking = False
+                events.append(Fixed())
+                message = "The board matches the saved game. " + message
+                kind = "resumed"
+            elif v.accepted:
+                self.checking = False
+                events.append(Fixed())
+                message = "A step was made while I was away: " + message
+            elif v.kind in (R.ILLEGAL, R.IN_PROGRESS):
+                put, take = self._differences()
+                events.append(Guidance(put=put, take=take))
+                message = "The board does not match the saved game: " + _fix_words(put, take)
+                kind = "guidance"
+        if kind != "guidance":
+            events += self._events_for(v)
+        if v.accepted and self.clock is not None and not self.over:
+            self.clock.press(t, to_move=self.state.to_move)
+            self._warned = None
+        if self.state.result is not None and not self.over:
+            self._finish(self.state.result, t, events)
+            kind = "over"
+        if v.kind == R.AMBIGUOUS:
+            self.offer = 0
+            message += " " + self._offer_words()
+        self._announce(Announcement(t, kind, message, v), events)
+
+    def _events_for(self, v: Verdict) -> list[Any]:
+        out: list[Any] = []
+        k = v.kind
+        if k in (R.RESTORED, R.CORRECTION, R.TAKEBACK, R.TAKEBACK_PENDING):
+            out.append(Fixed())
+        if v.steps:
+            out.append(StepAccepted(v.points))
+        if v.accepted and self.state.result is None:
+            out.append(Turn(self.mover()))
+        if k == R.ILLEGAL:
+            out.append(IllegalChange(v.points))
+        elif k == R.IN_PROGRESS:
+            out.append(Guidance(put=v.points))
+        elif k == R.AMBIGUOUS and v.candidates:
+            out.append(StepAccepted(self._candidate_points(0)))
+        # What is still to come off the board: a mill's choice, or captured pieces to lift.
+        # StepAccepted clears both signals in the player, so after a step they are sent again.
+        if k not in (R.ILLEGAL, R.IN_PROGRESS, R.AMBIGUOUS, R.UNSEEN, R.TAKEBACK_PENDING):
+            removal = self.state.phase == "removal"
+            want = ("removable" if removal else "lift", tuple(v.to_remove))
+            shown = ("", ()) if v.steps else self._removal_shown
+            if want != shown:
+                if shown[1] and shown[0] != want[0]:
+                    out.append(Removable(()) if shown[0] == "removable" else GemToTake(()))
+                if want[1] or (shown[0] == want[0] and shown[1]):
+                    out.append(Removable(want[1]) if removal else GemToTake(want[1]))
+            self._removal_shown = want
+        elif k == R.AMBIGUOUS:
+            self._removal_shown = ("", ())
+        return out
+
+    def _differences(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(spots to put a piece on, spots to take a piece off) for the board to match the game."""
+        want = self.referee.expected()
+        seen = self.last_board.view() if self.last_board is not None else {}
+        put = tuple(s for s, w in want.items() if w is not None and seen.get(s) != w)
+        take = tuple(s for s, v in seen.items() if v is not None and want.get(s) != v)
+        return put, take
+
+    def _candidate_points(self, i: int) -> tuple[str, ...]:
+        v = self.last_verdict
+        if v is None or not v.candidates:
+            return ()
+        pts: list[str] = []
+        for step in v.candidates[i % len(v.candidates)]:
+            for p in self.referee._step_spots(step):
+                if p not in pts:
+                    pts.append(p)
+        return tuple(pts)
+
+    def candidate_words(self, i: int) -> str:
+        v = self.last_verdict
+        if v is None or not v.candidates:
+            return ""
+        steps = v.candidates[i % len(v.candidates)]
+        st = self.state
+        words = []
+        for step in steps:
+            who = self.referee._name(self.mover(st))
+            what = self.referee._step_words((step,))[0].replace("a piece on ", "on ")
+            words.append(f"{who} {what}")
+            try:
+                st = st.play(step)
+            except engine.IllegalStep:
+                break
+        return ", then ".join(words)
+
+    def _offer_words(self) -> str:
+        v = self.last_verdict
+        n = len(v.candidates) if v is not None else 0
+        return (f"Is it {self.offer % n + 1} of {n}: {self.candidate_words(self.offer)}? "
+                f"Confirm button: yes; menu button: the next one.")
+
+    def _button(self, role: Role, t: float) -> None:
+        waiting = self.referee.waiting_for
+        if role == Role.CONFIRM:
+            if waiting == R.TAKEBACK_PENDING:
+                v = self.referee.confirm_takeback()
+            elif waiting == R.AMBIGUOUS:
+                v = self.referee.choose(self.offer % len(self.last_verdict.candidates))
+            else:
+                self._announce(Announcement(t, "button", "Nothing to confirm just now."))
+                return
+            if v is not None:
+                self._verdict(v, t)
+        elif role in (Role.MENU, Role.UNDO) and waiting == R.AMBIGUOUS:
+            self.offer += 1 if role == Role.MENU else -1
+            self._removal_shown = ("", ())
+            self._announce(Announcement(t, "offer", self._offer_words()),
+                           [StepAccepted(self._candidate_points(self.offer))])
+        elif role == Role.UNDO:
+            self._announce(Announcement(t, "button", "To take a step back, put the pieces back as they were; "
+                                                     "then press confirm."))
+        else:
+            self._announce(Announcement(t, "button", "The menu button chooses between readings when I "
+                                                     "cannot tell which move was made."))
+
+    # ------------------------------------------------------------------ the journal
+    def _record(self, v: Verdict, t: float) -> bool:
+        """Write the verdict's withdrawals and steps to the journal; False if it could not be done."""
+        j = self.journal
+        if j is None:
+            return True
+        snap = self.clock.snapshot(t) if self.clock is not None else None
+        try:
+            rest = list(v.steps)
+            if v.undone:
+                if v.kind == R.CORRECTION and len(v.undone) == 1 and rest:
+                    j.append_correction(rest.pop(0), clock=snap)
+                else:
+                    j.append_takeback(len(v.undone), clock=snap)
+            for step in rest:
+                j.append_step(step, clock=snap)
+        except JournalError as exc:
+            self._announce(Announcement(t, "error", f"{exc}. Put the board back as it was: the game goes on "
+                                                    f"from the last step on record."))
+            self._rebuild()
+            return False
+        if list(j.steps) != [str(s) for s in self.history]:  # pragma: no cover - a bug, said loudly
+            self._announce(Announcement(t, "error", "the journal and the referee disagree; going on from the journal"))
+            self._rebuild()
+            return False
+        return True
+
+    def _rebuild(self) -> None:
+        """Start the referee again from the journal's steps: nothing unrecorded stands."""
+        steps = self.journal.steps if self.journal is not None else [str(s) for s in self.history]
+        self.referee = Referee.from_steps(self.game, steps, self.sees, self._start_state,
+                                          takeback_hold_s=self.referee.takeback_hold_s)
+        self.stabiliser.reset()
+
+    # ------------------------------------------------------------------ clock and end
+    def _tick_clock(self, t: float) -> None:
+        c = self.clock
+        if c is None or self.over:
+            return
+        if c.flag(t) is not None:
+            self.flagged = c.flag(t)
+            result = c.result(t)
+            events: list[Any] = []
+            if self.journal is not None:
+                try:
+                    self.journal.append_end(result, clock=c.snapshot(t))
+                except JournalError as exc:
+                    self._error("journal", exc, t)
+            self._finish(result, t, events)
+            self._announce(Announcement(t, "over", f"Time! {_result_words(result, self.referee)}"), events)
+            return
+        w = c.warning(t)
+        if w is not None and w != self._warned:
+            self._warned = w
+            left = c.remaining(w, t)
+            self._announce(Announcement(t, "clock", f"Player {w}: {left:.0f} seconds left."),
+                           [ClockWarning(w, left)])
+        if self.journal is not None and self.clock_every and t - self._clock_t >= self.clock_every:
+            self._clock_t = t
+            try:
+                self.journal.append_clock(c.snapshot(t))
+            except JournalError as exc:
+                self._error("journal", exc, t)
+
+    def _finish(self, result: engine.Result, t: float, events: list[Any]) -> None:
+        self.over = True
+        self.result = result
+        if self.clock is not None:
+            self.clock.stop(t)
+        events.append(GameOver(self._winner_colour(result)))
+
+    def pause(self) -> None:
+        """Stop for now (Ctrl-C, the program closing): the clock reading goes to the journal."""
+        t = self.now()
+        if self.clock is not None and not self.over:
+            self.clock.pause(t)
+            if self.journal is not None:
+                try:
+                    self.journal.append_clock(self.clock.snapshot(t))
+                except JournalError:
+                    pass
+
+    # ------------------------------------------------------------------ output
+    def _announce(self, a: Announcement, events: list[Any] | None = None) -> None:
+        for event in events or ():
+            try:
+                self.signals.handle(event, a.t)
+            except Exception as exc:  # an LED map without a pixel for a spot, a 5th player's colour
+                self._error("signals", exc, a.t)
+        a.events = list(events or ())
+        a.journal_seq = self.journal.seq if self.journal is not None else None
+        self.log.append(a)
+        if events:
+            self._show(a.t, force=True)
+        if self.screen is not None:
+            try:
+                self.screen.announce(a, self)
+            except Exception as exc:  # pragma: no cover - a broken terminal must not end the game
+                self.errors["screen"] = self.errors.get("screen", 0) + 1
+                if self.errors["screen"] == 1:
+                    import sys
+                    print(f"arbiter: screen error: {exc}", file=sys.stderr)
+
+    def _show(self, t: float, force: bool = False) -> None:
+        if self.pixels is None:
+            return
+        if not force:
+            if not self.signals.busy(t):
+                return
+            if self._led_t is not None and t - self._led_t < self.led_interval:
+                return
+        self._led_t = t
+        try:
+            self.signals.show(self.pixels, t)
+        except Exception as exc:
+            self._error("leds", exc, t)
+
+    def captures(self) -> dict[int, int]:
+        """Pieces each colour has captured so far."""
+        st = self.state
+        if self.hanky:
+            return st.piles_by_side()
+        if hasattr(st, "captured_by"):
+            return {p: st.captured_by(p) for p in range(1, self.game.players + 1)}
+        counts = {p: 0 for p in range(1, self.game.players + 1)}
+        s = self.referee._states[0]
+        for step in self.history:
+            if step.kind == REMOVE:
+                counts[s.to_move] += 1
+            s = s.play(step)
+        return counts
+
+
+def _fix_words(put, take) -> str:
+    parts = []
+    if put:
+        parts.append("put a piece on " + ", ".join(put))
+    if take:
+        parts.append("take the piece off " + ", ".join(take))
+    return ("; ".join(parts) + ".").capitalize() if parts else "Set the board out as the lights show."
+
+
+def _result_words(result: engine.Result, referee: Referee) -> str:
+    if result.winner is None:
+        return f"The game is a draw: {R._plain(result.reason)}."
+    return f"Player {result.winner} wins: {R._plain(result.reason)}."
