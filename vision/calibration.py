@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -408,15 +407,3 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
 
 def _word(family: Family, key) -> str:
     return "empty" if key is None else family.class_name(*key)
-
-
-def spot_pixels(cal: Calibration, H: np.ndarray) -> dict[str, tuple[float, float]]:
-    pts = sampling.project(H, cal.family.xy)
-    return {s: (float(c), float(r)) for s, (c, r) in zip(cal.family.spots, pts)}
-
-
-def scale_px(cal: Calibration, H: np.ndarray) -> float:
-    """Pixels per board unit near the board's centre (for drawing the overlay)."""
-    c = cal.family.xy.mean(axis=0)
-    p = sampling.project(H, np.array([c, c + (1, 0), c + (0, 1)]))
-    return float((math.dist(p[0], p[1]) + math.dist(p[0], p[2])) / 2)

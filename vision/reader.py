@@ -25,8 +25,8 @@ from engine.core import Piece
 from engine.observation import Observation, Reading
 
 from . import registration as rg
-from . import sampling
-from .calibration import Calibration, classify_all
+
+from .calibration import Calibration, classify_all, read_samples
 
 PROBE_NEIGHBOURS = 16
 
@@ -78,7 +78,7 @@ class BoardReader:
         except rg.RegistrationError as exc:
             return Observation.blocked(f"board not found: {exc}")
         self.last.registration = reg
-        rel, ratio, raw = _read(self.cal, self.layout, image, reg.board_to_image)
+        rel, ratio, raw = read_samples(self.cal, self.layout, image, reg.board_to_image)
         if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
             return Observation.blocked("part of the board is outside the picture")
         covered = self.probe_check(ratio)
@@ -125,12 +125,6 @@ class BoardReader:
             near = self.cal.family.spots[int(np.argmin(np.linalg.norm(self.cal.family.xy - where, axis=1)))]
             return f"something is over the board near {near} (a hand or arm?)"
         return ""
-
-
-def _read(cal: Calibration, layout, image, H):
-    s = sampling.take(layout, image, H)
-    rel, ratio = sampling.normalise(layout, s, cal.probe_empty, cal.background)
-    return rel, ratio, s
 
 
 def _board_of(cal: Calibration):
