@@ -1,0 +1,71 @@
+"""Registration from the board's own drawing (no markers), checked against the simulator's truth.
+
+Every board the engine has today looks the same turned by a quarter, so the outline can only
+place the points up to that symmetry: each predicted point must sit on *some* true point. With a
+hint (an earlier registration) the names themselves must be right.
+"""
+
+import numpy as np
+import pytest
+
+import engine
+from vision import sim
+from vision.calibration import calibrate, calibration_layout
+from vision.outline import board_symmetry, register_outline
+from vision.reader import BoardReader
+from vision.registration import RegistrationError
+from engine.observation import spots_of, view
+
+BOARDS = ["nine-mens-morris", "morabaraba", "tapatan", "brain-hanky"]
+
+
+def _unit(frame):
+    return float(np.linalg.norm(frame.project((1, 0)) - frame.project((0, 0))))
+
+
+@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("seed", [3, 8])
+def test_outline_places_every_point_up_to_the_boards_symmetry(name, seed):
+    board = engine.load(name).board
+    frame = sim.simulate(sim.simple_scene(board, {}, markers=False), seed, sim.CameraSettings.mild())
+    reg = register_outline(frame.image, board)
+    assert reg.method == "outline"
+    got = np.array(list(reg.point_pixels(board).values()))
+    truth = frame.project(np.array([board.coords[p] for p in board.points]))
+    nearest = np.linalg.norm(got[:, None] - truth[None], axis=2).min(axis=1)
+    assert nearest.max() < 0.15 * _unit(frame)
+    assert 0 in board_symmetry(board)
+
+
+def test_a_hint_keeps_the_point_names():
+    """With an earlier frame's fit as a hint (here the true one, turned by a quarter's worth of
+    rotation away from upright), the outline keeps that rotation: the names are right."""
+    board = engine.load("nine-mens-morris").board
+    frame = sim.simulate(sim.simple_scene(board, {}, markers=False), 5, sim.CameraSettings.mild())
+    reg = register_outline(frame.image, board, hint=frame.board_to_frame)
+    got = reg.point_pixels(board)
+    for p in board.points:
+        assert np.linalg.norm(np.subtract(got[p], frame.project(board.coords[p]))) < 0.15 * _unit(frame)
+
+
+def test_no_board_in_view_is_a_clear_error():
+    board = engine.load("nine-mens-morris").board
+    frame = sim.simulate(sim.simple_scene(board, {}, markers=False), 2, sim.CameraSettings.mild())
+    table = np.full_like(frame.image, (60, 90, 120))
+    with pytest.raises(RegistrationError, match="board"):
+        register_outline(table, board)
+
+
+def test_calibrate_and_read_a_board_without_markers_by_its_outline():
+    """The whole path for a store-bought board: outline at calibration, then the camera stays put."""
+    game = engine.load("nine-mens-morris")
+    layout, _ = calibration_layout(game)
+    settings = sim.CameraSettings.mild()
+    shot = lambda pos, seed=4: sim.simulate(sim.simple_scene(game.board, pos, markers=False), seed, settings).image
+    cal = calibrate(game, shot({}), shot(layout), position=layout, method="outline")
+    state = game.new()
+    for step in ("d2", "f4", "b4", "d6"):
+        state = state.play(step)
+    obs = BoardReader(cal).read(shot(state.position()))
+    assert not obs.occluded, obs.reason
+    assert obs.view() == view(state.position(), spots_of(game))

@@ -1,0 +1,759 @@
+"""Registration without markers: find the board from its own drawing, then fit it to a rendering.
+
+A store-bought board or the real Brain Hanky bandanna carries no ArUco markers, so
+``vision.registration.register_markers`` cannot place it. ``register_outline`` finds it from what
+every board does carry, its lines and points, in two steps:
+
+1. **Outline.** The board's ink (its lines, point dots, Brain Hanky's webs and frame) is what is
+   thin and darker than its surroundings: a morphological black-hat picks it out whatever the
+   lighting, while the table, the paper and the plain background, being broad, drop out. The ink
+   is grouped into clusters (at a few spacings, since a dotted board such as tableaux has gaps of
+   1.4 units between its dots); a cluster's convex hull, cut down to four corners, is the board's
+   outline. Every board's outermost ink lies on the play area's extent (``markers.board_extent``):
+   the outer square of the three-square boards, the corner dots of tableaux, the frame of Brain
+   Hanky. So the four corners are taken as the extent's corners. That is only right to a line's
+   width or a piece's radius (a piece on a corner point bulges the hull), and it ignores lens
+   distortion, so it is only the starting guess.
+
+   The board's coloured background patch is *not* used for the outline, though it is the most
+   obvious "outline" of a printed board: its edge against white paper is faint for Brain Hanky's
+   cream cloth under a colour cast (a few grey levels), its width beyond the extent differs from
+   board to board (``vision.sim.simple_scene`` paints 0.15 units, a wooden board its own margin,
+   the printable board none), and the printable board has no patch at all. The lines sit at
+   board coordinates known exactly from the board graph, wherever they are drawn.
+
+2. **Fit to the drawing.** The frame is warped into the board's own coordinates by the guess and
+   compared with a rendering of the empty board (``vision.render.render_board``, or
+   ``render_hanky`` for Brain Hanky), both as log-intensity minus a blur of 0.4 units, so light
+   gradients and colour casts drop out and only the lines remain. OpenCV's ECC alignment
+   (``cv2.findTransformECC``, a homography) then moves the guess until the rendering and the frame
+   line up, first at 16 then at 40 pixels per unit. Every line and dot of the board takes part, so
+   the fit averages out noise, a piece on a point (pieces are centred on points and pull no way in
+   particular) and the bend of the lens, and its correlation says whether what was found really is
+   this board.
+
+   The reprojection error reported is a check of the result, not of the data it was fitted to: the
+   board is cut into 3 x 3 tiles, each tile of the frame (warped by the fit) is phase-correlated with
+   the same tile of the rendering, and the RMS of their residual shifts (in frame pixels) is the
+   error. A folded or curled board, or a fit that went wrong, shows as tiles that disagree, and is
+   refused above ``max_error_px``.
+
+Rotation. A square board looks the same turned by 90 degrees, so the outline alone leaves four
+candidate rotations. The board's content decides between those that look different: each is scored
+by its correlation with the rendering and the best wins. Every board in the repository today
+(the HTJB boards and Brain Hanky's webs) looks the same under all four turns, so for them the content
+cannot decide and the rotation that shows the board most nearly upright in the image (board +y
+pointing up the picture, player 1 at the bottom) is chosen: **point names are then defined only up
+to the board's symmetry**, which is harmless for an empty board but matters once pieces are on it.
+``hint`` fixes that: a ``Registration`` (or 3 x 3 homography) from an earlier frame or from the
+markers keeps the rotation nearest to it, so names stay put while tracking; an image point (col,
+row) says where the extent's (x0, y0) corner is (the corner of point a1 on the three-square
+boards, player 1's left); ``register_corners`` is the other way to name the corners by hand. A
+mirrored view (a camera seeing the board in a mirror, or from below) is not considered.
+
+Range handled (seeded ``vision.sim`` frames at 1280 x 720, ``CameraSettings.mild()`` and the
+defaults; see ``benchmarks/`` or the test module for the measurement): camera tilt up to 40
+degrees, any rotation, board filling 0.35 to 0.9 of the frame's height (below about 12 pixels per
+board unit it refuses as too small), lens distortion k1 from -0.15 to 0.05, uneven light, shadows,
+noise, blur and JPEG. It needs the whole board in view, on a table or paper plainer than the
+board's lines (another drawn or printed object touching the board joins its outline), and no hand
+over it. On a printed board with markers it may take the markers for part of the board: use
+``register_markers`` there.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from . import markers as mk
+from .registration import Registration, RegistrationError, _grey
+
+TEMPLATE_BORDER = 0.12  # board units of rendering kept round the extent (under sim's 0.15 patch)
+COARSE_PPU = 16  # pixels per board unit of the rendering that decides the board's symmetry
+FINE_PPU = 40  # and of the last, precise ECC fit (and of the error check)
+# ECC levels, coarse to fine: (pixels per unit, blur in board units, iterations). The first blurs
+# the ink into a density, so Brain Hanky's webs, which repeat every half unit or so, become a
+# plain square whose edges pull in a guess a quarter of a unit off; then lines take over.
+LEVELS = ((16, 0.0, 60), (FINE_PPU, 0.0, 30))
+START_GROWTH = (0.0, 0.35)  # board units the outline may lie beyond the extent (a piece's radius)
+MIN_CORRELATION = 0.6  # below this the drawing found is not this board (see _fit_candidate)
+POINT_MATCH = 0.6  # normalised correlation at which a point's surroundings count as found
+MIN_POINTS_SEEN = 0.3  # share of the board's points that must be found (the rest under pieces)
+CONFIDENT_CORRELATION = 0.7  # above this, other outlines over the same place are not tried
+MIN_PPU = 12.0  # pixels per board unit below which lines and dots are too thin to fit
+SYMMETRY_CORRELATION = 0.99  # a rendering turned by 90 degrees that correlates this well looks the same
+# (the boards in the repository score 0.995 or more; one extra diagonal in one corner, 0.98)
+
+
+# ---------------------------------------------------------------------------- the rendering
+@dataclass(frozen=True)
+class _Template:
+    """The empty board's ink map (``_inkmap``) at ``ppu`` pixels per unit, and where it lies.
+
+    ``to_px``: 3x3 affine board (x, y) -> template pixel (col, row). ``image``: float32, covering
+    the extent plus ``TEMPLATE_BORDER`` on every side, blurred by ``blur`` board units (0: not).
+    """
+
+    image: np.ndarray
+    to_px: np.ndarray
+    ppu: int
+    blur: float = 0.0
+
+    def prepare(self, grey: np.ndarray) -> np.ndarray:
+        """A grey picture on this template's pixel grid -> what is compared with ``image``."""
+        ink = _inkmap(grey, self.ppu)
+        return cv2.GaussianBlur(ink, (0, 0), self.blur * self.ppu) if self.blur > 0 else ink
+
+
+_TEMPLATES: dict[tuple, _Template] = {}
+_SYMMETRY: dict[tuple, tuple[int, ...]] = {}
+
+
+def _board_key(board) -> tuple:
+    return (board.name, tuple(board.points))
+
+
+def _hanky_for(board):
+    """The Brain Hanky board behind ``board``, or None for an HTJB board (as vision.sim does)."""
+    if not board.name.startswith("brain-hanky"):
+        return None
+    from engine.boards import brain_hanky_for
+
+    hboard = brain_hanky_for(board.name)
+    return hboard if hboard is not None and hboard.graph.points == board.points else None
+
+
+RENDER_PPU = 80  # the rendering is drawn once at this scale (as vision.sim draws its scenes) ...
+_RENDERS: dict[tuple, tuple[np.ndarray, int]] = {}
+
+
+def _render_empty(board) -> tuple[np.ndarray, int]:
+    """(grey rendering of the empty board at RENDER_PPU, pixel margin before the extent's (x0, y1)).
+
+    Drawn once at the scale vision.sim draws at and then shrunk for each level (``_template``), not
+    drawn again at each level's scale: the renderers keep lines and dots at least a pixel or two
+    wide, which at 16 pixels per unit would make dots blobs and the drawing unlike the board.
+    """
+    key = _board_key(board)
+    if key in _RENDERS:
+        return _RENDERS[key]
+    hboard = _hanky_for(board)
+    if hboard is not None:
+        from .render_hanky import render_hanky
+
+        img, margin = render_hanky(hboard, None, unit_px=RENDER_PPU, labels=False), round(0.45 * RENDER_PPU)
+    else:
+        from . import render
+
+        style = render.BoardStyle(unit_px=RENDER_PPU, margin_px=round(0.45 * RENDER_PPU), labels=False)
+        img, margin = render.render_board(board, None, labels=False, style=style), style.margin_px
+    _RENDERS[key] = (cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), margin)
+    return _RENDERS[key]
+
+
+def _inkmap(grey: np.ndarray, ppu: float) -> np.ndarray:
+    """How much darker than its surroundings each pixel is, for strokes up to about 0.3 units wide.
+
+    (closing - image) / closing: a line or a dot scores its contrast whatever the light, broad
+    things score nothing: the plain background, and the inside of a piece, which is wider than
+    any line (only a piece's outline ring is left, centred on its point like the dot it hides).
+    The frame and the rendering are compared in this form, so shading, colour casts and the
+    pieces on the board matter little.
+    """
+    g = grey.astype(np.float32)
+    k = max(5, round(0.25 * ppu)) | 1
+    closed = cv2.morphologyEx(g, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return (closed - g) / np.maximum(closed, 1.0)
+
+
+def _template(board, ppu: int, blur: float = 0.0) -> _Template:
+    key = (_board_key(board), ppu, blur)
+    cached = _TEMPLATES.get(key)
+    if cached is not None:
+        return cached
+    x0, y0, x1, y1 = mk.board_extent(board)
+    grey, margin = _render_empty(board)
+    border = round(TEMPLATE_BORDER * ppu)
+    # One more pixel than the span: the extent's edges land on pixel centres at both ends, so a
+    # board symmetric under a quarter turn gives a rendering symmetric under np.rot90.
+    w, h = round((x1 - x0) * ppu) + 2 * border + 1, round((y1 - y0) * ppu) + 2 * border + 1
+    r = RENDER_PPU / ppu  # rendering pixels per template pixel
+    if r > 1:
+        grey = cv2.GaussianBlur(grey, (0, 0), 0.45 * r)  # shrink without aliasing thin lines
+    to_render = np.array([[r, 0, margin - border * r], [0, r, margin - border * r]], np.float64)
+    small = cv2.warpAffine(grey, to_render, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    to_px = np.array([[ppu, 0, border - x0 * ppu], [0, -ppu, border + y1 * ppu], [0, 0, 1]], np.float64)
+    tpl = _Template(np.zeros((h, w), np.float32), to_px, ppu, blur)
+    tpl = _Template(tpl.prepare(small), to_px, ppu, blur)
+    _TEMPLATES[key] = tpl
+    return tpl
+
+
+def _turn(board, k: int) -> np.ndarray:
+    """3x3 board -> board: a turn by k * 90 degrees (counter-clockwise) about the extent's centre."""
+    x0, y0, x1, y1 = mk.board_extent(board)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    c, s = [(1, 0), (0, 1), (-1, 0), (0, -1)][k % 4]
+    return np.array([[c, -s, cx - c * cx + s * cy], [s, c, cy - s * cx - c * cy], [0, 0, 1]], np.float64)
+
+
+def _corr(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    d = math.sqrt(float((a * a).sum()) * float((b * b).sum()))
+    return float((a * b).sum()) / d if d > 0 else 0.0
+
+
+def board_symmetry(board) -> tuple[int, ...]:
+    """The quarter turns (0..3) under which ``board``'s drawing looks the same; always includes 0.
+
+    Decided from the rendering itself (turned with ``np.rot90``), so colours and the frame count,
+    not just the graph: those turns are what no camera can tell apart.
+    """
+    key = _board_key(board)
+    if key not in _SYMMETRY:
+        img = _template(board, COARSE_PPU).image
+        if img.shape[0] != img.shape[1]:
+            _SYMMETRY[key] = (0,)
+        else:
+            _SYMMETRY[key] = tuple(k for k in range(4)
+                                   if k == 0 or _corr(img, np.rot90(img, k)) > SYMMETRY_CORRELATION)
+    return _SYMMETRY[key]
+
+
+# ---------------------------------------------------------------------------- the outline
+def _ink(grey: np.ndarray) -> np.ndarray:
+    """uint8 mask of thin dark strokes (lines, dots): the black-hat, relative to local brightness."""
+    h, w = grey.shape
+    smooth = cv2.GaussianBlur(grey, (0, 0), 1.0)  # sensor noise would otherwise speckle the table
+    k = max(5, round(min(h, w) / 60)) | 1  # wider than any line the board shows, narrower than a piece
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(smooth, cv2.MORPH_CLOSE, se)
+    hat = cv2.subtract(closed, smooth)
+    # Relative depth, so a line in shadow counts like one in light; an absolute floor against noise.
+    deep = hat.astype(np.float32) > 0.15 * np.maximum(closed.astype(np.float32), 1)
+    mask = (deep & (hat > 12)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = np.zeros(n, np.uint8)
+    keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= max(6, h * w // 100_000)  # specks of noise go
+    return keep[labels]
+
+
+def _clusters(ink: np.ndarray) -> list[np.ndarray]:
+    """Candidate boards: (N, 2) ink pixels of the biggest ink clusters, at a few grouping spacings.
+
+    Strokes closer than the spacing join one cluster. A drawn board is one dense cluster at some
+    spacing (tableaux, only dots, needs about 1.5 units); the smallest spacing that holds it keeps
+    other things on the table apart from it. A second cluster nearly as big as the first is kept
+    too: two boards in view must be reported, not averaged. The grouping runs on a mask shrunk
+    four times (any ink in a 4 x 4 block counts), which is as good for grouping and much cheaper
+    to dilate; the pixels returned are the full-resolution ones.
+    """
+    h, w = ink.shape
+    f = 4
+    small = (cv2.resize(ink, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA) > 0).astype(np.uint8)
+    ys, xs = np.nonzero(ink)
+    sy, sx = np.minimum(ys // f, small.shape[0] - 1), np.minimum(xs // f, small.shape[1] - 1)
+    out: list[np.ndarray] = []
+    seen: set[tuple[int, int]] = set()
+    for frac in (0.02, 0.045, 0.1, 0.2):
+        k = max(1, round(frac * min(h, w) / f)) | 1
+        grown = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        n, labels = cv2.connectedComponents(grown, connectivity=8)
+        if n <= 1:
+            continue
+        of_ink = labels[sy, sx]
+        counts = np.bincount(of_ink, minlength=n)
+        counts[0] = 0
+        order = np.argsort(counts)[::-1]
+        for rank, lab in enumerate(order[:2]):
+            if counts[lab] == 0 or (rank == 1 and counts[lab] < 0.4 * counts[order[0]]):
+                break
+            sel = of_ink == lab
+            sig = (int(sel.sum()), int(xs[sel].sum() % 100_003))
+            if sig not in seen:
+                seen.add(sig)
+                out.append(np.column_stack([xs[sel], ys[sel]]).astype(np.float32))
+    return out
+
+
+def _quad(pts: np.ndarray) -> np.ndarray | None:
+    """A quadrilateral enclosing the board outlined by ink pixels ``pts``, or None if none fits.
+
+    The convex hull of the ink is the board's outline, but not exactly a quadrilateral: the hull
+    cuts a corner where nothing is drawn right in it (Brain Hanky's corner octagons stop a fifth
+    of a unit short of the corner; a dark piece on a corner dot of tableaux hides the dot, and the
+    hull then cuts across to the next dots), and a piece on an outer point bulges it out by the
+    piece's radius. So the sides are found by direction, not by vertex: the hull's edges, weighted
+    by length, vote for their direction; the four strongest directions (at least 30 degrees apart)
+    are the sides, each refined to the length-weighted mean of the edges within 20 degrees (so a
+    side bent into a tent by a piece on its midpoint keeps its direction), and each side is the
+    line in that direction that touches the hull from outside. The corners, where neighbouring
+    sides meet, are then found even where they are cut off or hidden, and the quadrilateral lies
+    on or outside the board's extent: outside by at most a piece's radius where a piece sticks
+    out, which ``_fit_candidate`` allows for.
+
+    The corners come in the order the extent's (x0,y0), (x1,y0), (x1,y1), (x0,y1) corners take in
+    an unmirrored view: negative signed area in image coordinates (rows run down, board y up).
+    """
+    hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
+    if len(hull) < 4:
+        return None
+    vec = np.roll(hull, -1, axis=0) - hull
+    length = np.hypot(vec[:, 0], vec[:, 1])
+    angle = np.degrees(np.arctan2(vec[:, 1], vec[:, 0])) % 360
+    votes = np.zeros(360)
+    np.add.at(votes, np.round(angle).astype(int) % 360, length)
+    kernel = np.exp(-0.5 * (np.arange(-12, 13) / 4.0) ** 2)
+    votes = np.convolve(np.concatenate([votes[-12:], votes, votes[:12]]), kernel, "valid")
+    directions = []
+    for _ in range(4):
+        peak = int(np.argmax(votes))
+        if votes[peak] <= 0:
+            return None
+        near = np.abs((angle - peak + 180) % 360 - 180) < 20
+        if length[near].sum() < 0.05 * length.sum():
+            return None  # a fourth side with hardly any outline: not a quadrilateral
+        # Length-weighted mean direction of the edges near the peak.
+        rad = np.radians(angle[near])
+        mean = math.atan2(float((length[near] * np.sin(rad)).sum()), float((length[near] * np.cos(rad)).sum()))
+        directions.append(math.degrees(mean) % 360)
+        votes[np.abs((np.arange(360) - peak + 180) % 360 - 180) < 30] = 0
+    directions.sort()  # the hull turns one way all round, so sorted directions are in order round it
+    centre = hull.mean(0)
+    lines = []
+    for d in directions:
+        u = np.array([math.cos(math.radians(d)), math.sin(math.radians(d))])
+        n = np.array([u[1], -u[0]])
+        near = np.abs((angle - d + 180) % 360 - 180) < 20
+        mids = hull[near] + vec[near] / 2
+        if float(((mids - centre) @ n).mean()) < 0:
+            n = -n  # outward
+        c = float((hull @ n).max())  # the line in direction u touching the hull from outside
+        lines.append((n * c, u))
+    corners = []
+    for i in range(4):  # where side i-1 meets side i
+        (p, v), (q, w) = lines[i - 1], lines[i]
+        m = np.array([v, -w]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        k, _ = np.linalg.solve(m, q - p)
+        corners.append(p + k * v)
+    corners = np.array(corners)
+    if not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
+        return None
+    # A board seen at up to 40 degrees of tilt stays a fair quadrilateral hugging its ink; sides
+    # found on a few stray strokes do not.
+    sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
+    if sides.min() < 0.3 * sides.max():
+        return None
+    if cv2.contourArea(corners.astype(np.float32)) > 2.0 * cv2.contourArea(hull.astype(np.float32)):
+        return None
+    if cv2.contourArea(corners.astype(np.float32), oriented=True) > 0:
+        corners = corners[::-1]
+    return corners
+
+
+# ---------------------------------------------------------------------------- fitting
+def _rectify(grey: np.ndarray, H: np.ndarray, tpl: _Template) -> tuple[np.ndarray, np.ndarray]:
+    """(high-passed frame in template pixels, M: template pixel -> frame pixel) under fit ``H``."""
+    M = H @ np.linalg.inv(tpl.to_px)
+    th, tw = tpl.image.shape
+    corners = cv2.perspectiveTransform(np.array([[(0, 0), (tw, 0), (tw, th), (0, th)]], np.float64), M)[0]
+    # Work on the frame's crop round the board only, shrunk first if it is much finer than the template.
+    pad = 4
+    c0, r0 = np.floor(corners.min(0)).astype(int) - pad
+    c1, r1 = np.ceil(corners.max(0)).astype(int) + pad
+    c0, r0 = max(c0, 0), max(r0, 0)
+    c1, r1 = min(c1, grey.shape[1]), min(r1, grey.shape[0])
+    crop = grey[r0:r1, c0:c1]
+    M = np.array([[1, 0, -c0], [0, 1, -r0], [0, 0, 1]], np.float64) @ M
+    scale = math.sqrt(abs(np.linalg.det(M[:2, :2] / M[2, 2])))  # frame px per template px, roughly
+    shrink = 1.0
+    if scale > 1.5 and crop.size:  # average down first, so thin lines do not alias (and it is cheaper)
+        shrink = 1.2 / scale
+        crop = cv2.resize(crop, (max(1, round(crop.shape[1] * shrink)), max(1, round(crop.shape[0] * shrink))),
+                          interpolation=cv2.INTER_AREA)
+        sx, sy = crop.shape[1] / (c1 - c0), crop.shape[0] / (r1 - r0)
+        M = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1]], np.float64) @ M
+    rect = cv2.warpPerspective(crop, M, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    if shrink != 1.0:
+        M = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]], np.float64) @ M
+    M = np.array([[1, 0, c0], [0, 1, r0], [0, 0, 1]], np.float64) @ M
+    return tpl.prepare(rect), M
+
+
+def _ecc(grey: np.ndarray, H: np.ndarray, tpl: _Template, iterations: int,
+         mask: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """Refine board->frame homography ``H`` by ECC against the rendering; (H, correlation).
+
+    ``mask`` (uint8, template-sized, 0 = ignore) leaves out pixels, e.g. under pieces.
+    Raises cv2.error when ECC does not converge (nothing like the board where H says).
+    """
+    rect, M = _rectify(grey, H, tpl)
+    warp = np.eye(3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4)
+    cc, warp = cv2.findTransformECC(tpl.image, rect, warp, cv2.MOTION_HOMOGRAPHY, criteria, mask, 5)
+    H = M @ warp.astype(np.float64) @ tpl.to_px
+    return H / H[2, 2], float(cc)
+
+
+def _piece_radius(board) -> float | None:
+    """Board units round a point that a piece may cover, or None where pieces hide too little to matter.
+
+    HTJB pieces are about a third of a unit across each way (``render.DEFAULT_STYLE``), wider
+    than anything the board draws at a point. Brain Hanky's rings and gems are small beside its
+    webs, whose points are closer together than a piece's reach, so nothing is masked there.
+    """
+    if _hanky_for(board) is not None or board.name.startswith("brain-hanky"):
+        return None
+    from . import render
+
+    return render.DEFAULT_STYLE.piece_radius / render.DEFAULT_STYLE.unit_px + 0.08
+
+
+def _piece_mask(grey: np.ndarray, H: np.ndarray, tpl: _Template, board) -> np.ndarray | None:
+    """Mask (0 = ignore) of the points under fit ``H`` whose surroundings do not look like the rendering.
+
+    A piece on a point is no part of the board's drawing: a white piece shows as a ring of its
+    outline where the rendering has a dot, and many of them (tableaux, whose only drawing is its
+    dots) pull the fit off by a tenth of a unit. Points whose disc correlates poorly with the
+    rendering, after the coarse fit has put them within a few pixels, are left out of the fine fit.
+    """
+    radius = _piece_radius(board)
+    if radius is None:
+        return None
+    rect, _ = _rectify(grey, H, tpl)
+    img = tpl.image
+    th, tw = img.shape
+    r = radius * tpl.ppu
+    mask = np.full((th, tw), 255, np.uint8)
+    yy, xx = np.mgrid[0:th, 0:tw]
+    for name in board.points:
+        u, v = (tpl.to_px @ np.array([*board.coords[name], 1.0]))[:2]
+        c0, c1 = max(int(u - r), 0), min(int(u + r) + 2, tw)
+        r0, r1 = max(int(v - r), 0), min(int(v + r) + 2, th)
+        disc = (xx[r0:r1, c0:c1] - u) ** 2 + (yy[r0:r1, c0:c1] - v) ** 2 <= r * r
+        if _corr(img[r0:r1, c0:c1][disc], rect[r0:r1, c0:c1][disc]) < 0.5:
+            cv2.circle(mask, (round(u), round(v)), round(r), 0, -1)
+    return mask
+
+
+@dataclass
+class _Points:
+    """Board points found in the frame: their names, board coordinates and frame pixels."""
+
+    names: list[str]
+    board_xy: np.ndarray  # (N, 2)
+    pixels: np.ndarray  # (N, 2)
+
+
+def _find_points(grey: np.ndarray, H: np.ndarray, board) -> _Points:
+    """Look for every board point near where fit ``H`` puts it, by what the board draws there.
+
+    Each point's surroundings in the rendering (a dot, with the lines or web that meet there; 0.4
+    units square) are matched (normalised correlation) within 0.2 units of the predicted place
+    in the frame, warped by ``H`` to the rendering's grid; the best match, refined to a fraction
+    of a pixel, is where the point is. A point under a piece or a hand looks nothing like the
+    rendering and is left out (weak match), which is what makes the correspondences, unlike a fit
+    over the whole picture, blind to pieces.
+    """
+    tpl = _template(board, FINE_PPU)
+    rect, M = _rectify(grey, H, tpl)
+    img = tpl.image
+    half = round(0.2 * tpl.ppu)
+    reach = round(0.2 * tpl.ppu)
+    names, xy, found = [], [], []
+    for name in board.points:
+        u, v = (tpl.to_px @ np.array([*board.coords[name], 1.0]))[:2]
+        cu, cv_ = round(u), round(v)
+        patch = cv2.getRectSubPix(img, (2 * half + 1, 2 * half + 1), (float(u), float(v)))
+        if float(patch.std()) < 1e-3:
+            continue
+        r0, c0 = cv_ - half - reach, cu - half - reach
+        size = 2 * (half + reach) + 1
+        region = cv2.getRectSubPix(rect, (size, size), (float(cu), float(cv_)))
+        if float(region.std()) < 1e-3:
+            continue
+        score = cv2.matchTemplate(region, patch, cv2.TM_CCOEFF_NORMED)
+        _, peak, _, (px, py) = cv2.minMaxLoc(score)
+        if peak < POINT_MATCH or not (0 < px < score.shape[1] - 1 and 0 < py < score.shape[0] - 1):
+            continue
+        # Parabola through the peak and its neighbours, per axis: sub-pixel.
+        dx = _vertex(score[py, px - 1], score[py, px], score[py, px + 1])
+        dy = _vertex(score[py - 1, px], score[py, px], score[py + 1, px])
+        # The patch's centre is the point, (u, v) in the rendering; the match puts it here:
+        mu = c0 + px + dx + half
+        mv = r0 + py + dy + half
+        names.append(name)
+        xy.append(board.coords[name])
+        found.append((mu, mv))
+    if not names:
+        return _Points([], np.zeros((0, 2)), np.zeros((0, 2)))
+    pixels = cv2.perspectiveTransform(np.array([found], np.float64), M)[0]
+    return _Points(names, np.array(xy, np.float64), pixels)
+
+
+def _vertex(a: float, b: float, c: float) -> float:
+    """Offset (-0.5..0.5) of the top of the parabola through (-1, a), (0, b), (1, c)."""
+    d = a - 2 * b + c
+    return 0.0 if d >= 0 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+
+
+def _upright_score(H: np.ndarray, board) -> float:
+    """How nearly board +y points up the picture under ``H`` (1: straight up, -1: straight down)."""
+    x0, y0, x1, y1 = mk.board_extent(board)
+    c = ((x0 + x1) / 2, (y0 + y1) / 2)
+    a, b = cv2.perspectiveTransform(np.array([[c, (c[0], c[1] + 1)]], np.float64), H)[0]
+    v = b - a
+    return float(-v[1] / (np.hypot(*v) + 1e-12))
+
+
+def _hint_measure(hint, board):
+    """A function H -> how far fit ``H`` is from what ``hint`` says (pixels); None for no hint.
+
+    A ``Registration`` or 3x3 homography: the mean distance between where the two put the
+    extent's corners. A (col, row) pixel: the distance from where H puts the extent's (x0, y0).
+    """
+    if hint is None:
+        return None
+    x0, y0, x1, y1 = mk.board_extent(board)
+    corners = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float64)
+    raw = hint.board_to_image if isinstance(hint, Registration) else hint
+    try:
+        arr = np.asarray(raw, np.float64)
+    except (TypeError, ValueError):
+        arr = np.zeros(0)
+    if arr.shape == (3, 3) and np.all(np.isfinite(arr)):
+        want = cv2.perspectiveTransform(corners, arr)[0]
+        return lambda H: float(np.mean(np.hypot(*(cv2.perspectiveTransform(corners, H)[0] - want).T)))
+    if arr.shape == (2,) and np.all(np.isfinite(arr)):
+        return lambda H: float(np.hypot(*(cv2.perspectiveTransform(corners[:, :1], H)[0, 0] - arr)))
+    raise RegistrationError("hint must be a Registration, a 3x3 board-to-image homography, or the "
+                            "(column, row) pixel of the board's (x0, y0) corner")
+
+
+# ---------------------------------------------------------------------------- entry point
+@dataclass
+class _Fit:
+    H: np.ndarray
+    cc: float
+    seen: float = 1.0  # share of the rendering's ink the fit could use (not under pieces)
+
+
+def _fit_candidate(grey: np.ndarray, board, quad: np.ndarray) -> _Fit | None:
+    """ECC fit starting from the outline ``quad``, coarse to fine, in the turn the content likes best.
+
+    The outline is the extent's own only when nothing sticks out of the board: a piece on an
+    outer point pushes the outline out by its radius there. So the coarse fit starts from two
+    guesses, the outline as the extent and as the extent grown by a piece's radius, and in each
+    turn the content can tell apart; the best-matching start goes on to the finer levels.
+    """
+    x0, y0, x1, y1 = mk.board_extent(board)
+    (ppu0, blur0, iters0), *finer = LEVELS
+    sym = board_symmetry(board)
+    # One turn per class of turns that look alike: the content can only choose among classes.
+    reps: list[int] = []
+    for k in range(4):
+        if not any((k - r) % 4 in sym for r in reps):
+            reps.append(k)
+    best: _Fit | None = None
+    for grow in START_GROWTH:
+        ext = np.array([(x0 - grow, y0 - grow), (x1 + grow, y0 - grow), (x1 + grow, y1 + grow),
+                        (x0 - grow, y1 + grow)], np.float32)
+        H0 = cv2.getPerspectiveTransform(ext, quad.astype(np.float32)).astype(np.float64)
+        for k in reps:
+            try:
+                H, cc = _ecc(grey, H0 @ _turn(board, k), _template(board, ppu0, blur0), iters0)
+            except cv2.error:
+                continue
+            if best is None or cc > best.cc:
+                best = _Fit(H, cc)
+    if best is None:
+        return None
+    mask = None
+    seen = 1.0
+    for ppu, blur, iters in finer:
+        tpl = _template(board, ppu, blur)
+        mask = _piece_mask(grey, best.H, tpl, board)
+        if mask is not None:
+            seen = float(tpl.image[mask > 0].sum() / max(float(tpl.image.sum()), 1e-9))
+        try:
+            best = _Fit(*_ecc(grey, best.H, tpl, iters, mask), seen)
+        except cv2.error:
+            return None
+    if len(reps) > 1:
+        # Decide the turn again on the precise fit: the outline lines up in every turn, so only the
+        # content that differs between turns changes the match, and it does so reliably only now.
+        fine = _template(board, FINE_PPU)
+        keep = slice(None) if mask is None else mask > 0
+        scores = {k: _corr(fine.image[keep], _rectify(grey, best.H @ _turn(board, k), fine)[0][keep])
+                  for k in reps}
+        k = max(scores, key=scores.get)
+        best = _Fit(best.H @ _turn(board, k), scores[k], seen)
+    return best
+
+
+def register_outline(image: np.ndarray, board, *, hint=None, max_error_px: float = 3.0,
+                     min_correlation: float = MIN_CORRELATION) -> Registration:
+    """Locate ``board`` (no markers needed) from its drawn outline and lines; see the module notes.
+
+    ``hint``: a ``Registration`` or 3x3 board->image homography (e.g. the previous frame's) or the
+    (col, row) pixel of the extent's (x0, y0) corner; it picks among rotations the board's drawing
+    cannot tell apart. Without it the most upright of those is taken. ``max_error_px``: refuse a fit
+    whose tiles disagree by more (RMS frame pixels). ``min_correlation``: refuse a drawing that
+    matches the rendering of ``board`` worse than this (0..1).
+
+    Returns a ``Registration`` with ``method="outline"`` and no markers; raises
+    ``RegistrationError`` saying what to change when the board cannot be placed.
+    """
+    grey = _grey(image)
+    closeness = _hint_measure(hint, board)  # a malformed hint is refused before any work
+    h, w = grey.shape
+    ink = _ink(grey)
+    clusters = _clusters(ink)
+    if not clusters:
+        raise RegistrationError("no board found: make sure the whole board is in view, lit, and lying "
+                                "on a plain table or paper that contrasts with it")
+    x0, y0, x1, y1 = mk.board_extent(board)
+    span = max(x1 - x0, y1 - y0)
+    accepted: list[tuple[_Fit, np.ndarray]] = []  # fits that match, with their extent in the frame
+    problems: list[str] = []  # what went wrong with each cluster tried, the biggest first
+    best_rejected = 0.0
+    for pts in sorted(clusters, key=len, reverse=True):  # the most ink first: a whole board beats a part
+        same = [i for i, (_, poly) in enumerate(accepted) if _share_inside(pts, poly) > 0.5]
+        if any(accepted[i][0].cc >= CONFIDENT_CORRELATION for i in same):
+            continue  # ink of a board already placed, and placed well
+        lo, hi = pts.min(0), pts.max(0)
+        if lo[0] <= 1 or lo[1] <= 1 or hi[0] >= w - 2 or hi[1] >= h - 2:
+            problems.append("edge")
+            continue
+        quad = _quad(pts)
+        if quad is None:
+            problems.append("shape")
+            continue
+        if math.sqrt(cv2.contourArea(quad.astype(np.float32))) / span < MIN_PPU:
+            problems.append("small")
+            continue
+        fit = _fit_candidate(grey, board, quad)
+        if fit is None:
+            problems.append("nomatch")
+        elif fit.cc < min_correlation:
+            problems.append("weak")
+            best_rejected = max(best_rejected, fit.cc)
+        elif same:
+            if fit.cc > accepted[same[0]][0].cc:
+                accepted[same[0]] = (fit, _extent_in_frame(fit.H, board))
+        else:
+            accepted.append((fit, _extent_in_frame(fit.H, board)))
+    if not accepted:
+        raise RegistrationError(_not_found(board, problems, best_rejected, min_correlation))
+    if len(accepted) > 1:
+        raise RegistrationError(f"{len(accepted)} places in the picture look like the {board.name} board: "
+                                f"leave only one board in view")
+    fit = accepted[0][0]
+    H, err = _fit_points(grey, _Fit(_choose_turn(fit.H, board, closeness), fit.cc, fit.seen), board,
+                         max_error_px)
+    return Registration(H, err, (), "outline")
+
+
+def _fit_points(grey: np.ndarray, fit: _Fit, board, max_error_px: float) -> tuple[np.ndarray, float]:
+    """The final fit and its check, from the board points found near the fit's homography.
+
+    Like the marker fit, it rests on correspondences (board point <-> pixel), and the RMS
+    reprojection error over them is what is reported and checked. With enough points found the
+    homography is fitted to them (RANSAC drops one matched to the wrong thing: a junction next to
+    it, a piece's rim); that is what keeps a board drawn only with dots (tableaux) right when
+    pieces hide many of them, since the rendering fit is pulled by the pieces while a hidden
+    point simply drops out. When pieces hide most points but the board's lines still show most
+    of its drawing (a crowded three-square board), the rendering fit stands, checked against the
+    points that can be seen. Too few of either means too much is hidden, too large an error a
+    board that is not flat (or a fit gone wrong): both are refused.
+    """
+    H = fit.H
+    pts = _find_points(grey, H, board)
+    n, total = len(pts.names), len(board.points)
+    need = max(6, math.ceil(MIN_POINTS_SEEN * total))
+    x0, y0, x1, y1 = mk.board_extent(board)
+    spread = cv2.contourArea(cv2.convexHull(pts.board_xy.astype(np.float32))) if n >= 3 else 0.0
+    ppu = math.sqrt(abs(np.linalg.det(H[:2, :2] / H[2, 2])))  # rough frame pixels per board unit
+    tol = max(2.0, 0.06 * ppu)
+    if n >= need and spread >= 0.25 * (x1 - x0) * (y1 - y0):
+        G, inliers = cv2.findHomography(pts.board_xy, pts.pixels, cv2.RANSAC, tol)
+        keep = inliers.ravel() > 0 if inliers is not None else np.zeros(n, bool)
+        if G is None or int(keep.sum()) < need:
+            raise RegistrationError(f"the {board.name} board's points do not fit a flat board: flatten it "
+                                    f"and keep hands off it")
+        H, _ = cv2.findHomography(pts.board_xy[keep], pts.pixels[keep], 0)
+        H = H / H[2, 2]
+    elif fit.seen >= 0.5 and n >= 3:
+        keep = np.hypot(*(cv2.perspectiveTransform(pts.board_xy[None], H)[0] - pts.pixels).T) < tol
+        if int(keep.sum()) < 3:
+            raise RegistrationError(f"the {board.name} board's points do not fit a flat board: flatten it "
+                                    f"and keep hands off it")
+    else:
+        raise RegistrationError(f"only {n} of the {board.name} board's {total} points can be seen (need "
+                                f"{need}, spread over the board): too much of it is covered; register it "
+                                f"with fewer pieces on it, and keep hands off it")
+    proj = cv2.perspectiveTransform(pts.board_xy[keep][None], H)[0]
+    err = float(np.sqrt(np.mean(np.sum((proj - pts.pixels[keep]) ** 2, axis=1))))
+    if not err <= max_error_px:
+        raise RegistrationError(f"the board's points do not fit a flat board (error {err:.1f} px, limit "
+                                f"{max_error_px:.1f}): flatten the board or cloth and keep hands off it")
+    return H, err
+
+
+def _not_found(board, problems: list[str], best_rejected: float, min_correlation: float) -> str:
+    """What to say when nothing fitted: a near miss first, else what was wrong with the biggest cluster."""
+    if "weak" in problems:
+        return (f"found a drawn shape, but it does not look like the {board.name} board (match "
+                f"{best_rejected:.2f}, need {min_correlation:.2f}): check the game chosen, and that the "
+                f"board is flat, evenly lit and not covered")
+    first = problems[0] if problems else None
+    if first == "nomatch":
+        return (f"found a board-shaped outline, but the {board.name} board's lines could not be matched to "
+                f"it: check the game chosen, keep hands off the board and light it evenly")
+    if first == "edge":
+        return ("the board runs off the edge of the picture: move the camera back or centre it so the "
+                "whole board is in view")
+    if first == "small":
+        return ("the board is too small in the picture to fit its lines: move the camera closer or zoom in "
+                "so the board fills most of the frame")
+    if first == "shape":
+        return ("the board's outline is not a four-sided shape: is it folded, partly covered, or touching "
+                "another drawn object?")
+    return ("no board found: make sure the whole board is in view, lit, and lying on a plain table or "
+            "paper that contrasts with it")
+
+
+def _extent_in_frame(H: np.ndarray, board) -> np.ndarray:
+    """(4, 2) float32: the extent's corners in the frame under ``H``."""
+    x0, y0, x1, y1 = mk.board_extent(board)
+    return cv2.perspectiveTransform(np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float64),
+                                    H)[0].astype(np.float32)
+
+
+def _share_inside(pts: np.ndarray, poly: np.ndarray) -> float:
+    """The share of pixels ``pts`` that lie inside polygon ``poly`` (a little grown)."""
+    centre = poly.mean(0)
+    grown = centre + (poly - centre) * 1.1
+    lo = np.floor(np.minimum(pts.min(0), grown.min(0))).astype(int)
+    hi = np.ceil(np.maximum(pts.max(0), grown.max(0))).astype(int)
+    mask = np.zeros((hi[1] - lo[1] + 1, hi[0] - lo[0] + 1), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(grown - lo).astype(np.int32), 1)
+    idx = np.round(pts - lo).astype(int)
+    return float(mask[idx[:, 1], idx[:, 0]].mean())
+
+
+def _choose_turn(H: np.ndarray, board, closeness) -> np.ndarray:
+    """Among the turns the drawing cannot tell apart, the one the hint is closest to, else the most upright."""
+    options = [H @ _turn(board, k) for k in board_symmetry(board)]
+    if closeness is not None:
+        return min(options, key=closeness)
+    return max(options, key=lambda G: _upright_score(G, board))
