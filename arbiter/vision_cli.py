@@ -123,6 +123,8 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.option("--corners", default=None, help='Board without markers: its four corners in the picture, '
               '"c,r c,r c,r c,r" from bottom-left round to top-left.')
 @click.option("--outline", is_flag=True, help="Board without markers: find it by its own outline.")
+@click.option("--a1", "a1_corner", default=None, help='With --outline: "c,r", the picture pixel of the board corner '
+              'beside a1 (player 1\'s left), so the board cannot be taken the wrong way round.')
 @click.option("--seed", type=int, default=1, show_default=True, help="With --sim: which simulated camera.")
 @click.option("--width", type=int, default=1280, show_default=True)
 @click.option("--height", type=int, default=720, show_default=True)
@@ -130,8 +132,8 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.pass_context
 def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | None, use_sim: bool,
               empty_path: str | None, pieces_path: str | None, out: str | None, overlay: str | None,
-              show_layout: bool, corners: str | None, outline: bool, seed: int, width: int, height: int,
-              backend: str) -> None:
+              show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, seed: int,
+              width: int, height: int, backend: str) -> None:
     """Teach arbiter how GAME's board and pieces look to this camera.
 
     Two pictures are needed: the empty board, then the board with pieces on known spots (the
@@ -170,6 +172,18 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
         cli.fail("use --corners or --outline, not both")
     method = "corners" if corners else "outline" if outline else "markers"
     corner_pts = _parse_corners(corners) if corners else None
+    if a1_corner:
+        if not outline:
+            cli.fail("--a1 goes with --outline")
+        try:
+            corner_pts = [tuple(float(v) for v in a1_corner.split(","))]
+            assert len(corner_pts[0]) == 2
+        except (ValueError, AssertionError):
+            cli.fail('--a1 wants one "column,row" pixel, e.g. --a1 102,610')
+    elif outline:
+        console.print("[yellow]Note:[/] the board looks the same turned round, so arbiter takes the side at the "
+                      "bottom of the picture as player 1's. If readings come out rotated or with colours "
+                      "swapped, calibrate again with --a1 COL,ROW (the corner beside a1).")
     out_path = Path(out or f"calibration-{game}.json")
     overlay_path = Path(overlay) if overlay else out_path.with_name(out_path.stem + ".overlay.png")
 

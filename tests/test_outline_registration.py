@@ -11,6 +11,7 @@ import pytest
 import engine
 from vision import sim
 from vision.calibration import calibrate, calibration_layout
+from vision.markers import board_extent
 from vision.outline import board_symmetry, register_outline
 from vision.reader import BoardReader
 from vision.registration import RegistrationError
@@ -67,5 +68,27 @@ def test_calibrate_and_read_a_board_without_markers_by_its_outline():
     for step in ("d2", "f4", "b4", "d6"):
         state = state.play(step)
     obs = BoardReader(cal).read(shot(state.position()))
+    assert not obs.occluded, obs.reason
+    assert obs.view() == view(state.position(), spots_of(game))
+
+
+def test_outline_calibration_with_the_a1_corner_keeps_names_and_colours():
+    """On a board that looks the same turned round, the outline alone may take player 2's side for
+    player 1's: the layout's white and black then swap (tapatan, seed 4, read d4 as black). Given
+    the a1 corner, calibration pins the turn and every spot reads right."""
+    game = engine.load("tapatan")
+    layout, _ = calibration_layout(game)
+    settings = sim.CameraSettings.mild()
+    frames = {k: sim.simulate(sim.simple_scene(game.board, pos, markers=False), 4, settings)
+              for k, pos in (("empty", {}), ("layout", layout))}
+    x0, y0, _x1, _y1 = board_extent(game.board)
+    a1 = tuple(frames["empty"].project((x0, y0)))
+    cal = calibrate(game, frames["empty"].image, frames["layout"].image, position=layout, method="outline",
+                    corners=[a1])
+    state = game.new()
+    for step in ("d4", "a1", "g7"):
+        state = state.play(step)
+    image = sim.simulate(sim.simple_scene(game.board, state.position(), markers=False), 4, settings).image
+    obs = BoardReader(cal).read(image)
     assert not obs.occluded, obs.reason
     assert obs.view() == view(state.position(), spots_of(game))

@@ -66,7 +66,14 @@ class Locator:
 
 
 def find_board(image: np.ndarray, board, method: str = "markers", corners=None) -> Locator:
-    """A ``Locator`` for ``method`` fitted to ``image`` (raises RegistrationError)."""
+    """A ``Locator`` for ``method`` fitted to ``image`` (raises RegistrationError).
+
+    For "outline", ``corners`` may be one (col, row) pixel: where the play area's (x0, y0)
+    corner is (beside point a1 on the HTJB boards). Every board today looks the same turned by a
+    quarter, so without it the outline cannot tell which side is player 1's and takes the one
+    at the bottom of the picture; a wrong guess would rename every point and swap the piece
+    colours learned from the layout.
+    """
     if method == "markers":
         rg.register_markers(image, board)  # fail now, with the marker message, if it cannot work
         return Locator("markers")
@@ -76,7 +83,8 @@ def find_board(image: np.ndarray, board, method: str = "markers", corners=None) 
     if method == "outline":
         from .outline import register_outline
 
-        reg = register_outline(image, board)
+        hint = None if corners is None else tuple(float(v) for v in np.asarray(corners, float).ravel()[:2])
+        reg = register_outline(image, board, hint=hint)
         return Locator("outline", reg.board_to_image)
     raise CalibrationError(f"unknown way to find the board {method!r}: use markers, corners or outline")
 

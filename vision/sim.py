@@ -135,8 +135,8 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     The board is drawn by ``vision.render`` (``render_hanky`` for Brain Hanky boards) without
     labels, on a patch of its own background colour reaching a little past the play area; the
     markers are drawn upright at ``Marker.corners()`` with a white quiet zone round them.
-    ``markers=False`` leaves them out (a board without markers, for outline registration); the
-    rest of the picture, and so every seeded frame, is the same.
+    ``markers=False`` leaves them and their quiet zones out (a board without markers, for outline
+    registration); everything else in the picture is the same, and the default draws as before.
     """
     draw_markers = markers
     from . import markers  # the module: the keyword above shadows its name here
