@@ -172,13 +172,15 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
         cli.fail("use --corners or --outline, not both")
     method = "corners" if corners else "outline" if outline else "markers"
     corner_pts = _parse_corners(corners) if corners else None
+    a1 = None
     if a1_corner:
         if not outline:
             cli.fail("--a1 goes with --outline")
         try:
-            corner_pts = [tuple(float(v) for v in a1_corner.split(","))]
-            assert len(corner_pts[0]) == 2
-        except (ValueError, AssertionError):
+            a1 = tuple(float(v) for v in a1_corner.split(","))
+        except ValueError:
+            a1 = ()
+        if len(a1) != 2:
             cli.fail('--a1 wants one "column,row" pixel, e.g. --a1 102,610')
     elif outline:
         console.print("[yellow]Note:[/] the board looks the same turned round, so arbiter takes the side at the "
@@ -217,7 +219,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
 
     try:
         cal = run_calibration(g, empty_img, pieces_img, position=position, method=method,
-                              corners=corner_pts, progress=progress)
+                              corners=corner_pts, a1=a1, progress=progress)
     except CalibrationError as exc:
         cli.fail(f"calibration failed: {exc}", 1)
     cal.save(out_path)

@@ -16,7 +16,6 @@ Targets (issue 3): legal_steps() p99 < 5 ms, matching_steps() p99 < 1 ms, one co
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common import pin_to_one_core  # noqa: E402
 import engine  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "brain_hanky_positions.json"
@@ -46,11 +46,7 @@ def pct(values, q):
 
 
 def main() -> None:
-    try:
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-        pinned = "pinned to one core"
-    except (AttributeError, OSError):
-        pinned = "not pinned"
+    pinned = pin_to_one_core()
     data = json.loads(DATA.read_text())
     print(f"arbiter Brain Hanky benchmark — Python {sys.version.split()[0]}, {pinned}")
     head = (f"{'players':>7} {'positions':>9} {'steps med':>9} {'steps max':>9} {'legal med ms':>12} "

@@ -18,7 +18,6 @@ Targets (issue 2): >= 2,800 nine-mens-morris playouts/s; legal-step generation p
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -27,16 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common import pin_to_one_core  # noqa: E402
 import engine  # noqa: E402
-
-
-def pin_to_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity here)"
 
 
 def playouts(name: str, seconds: float, seed: int = 1) -> tuple[float, float, int]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import random
 import statistics
 import sys
@@ -36,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from common import pin_to_one_core  # noqa: E402
 import engine  # noqa: E402
 from arbiter.referee import AMBIGUOUS, TAKEBACK_PENDING, Referee  # noqa: E402
 from arbiter.sim_readers import SimReader, changed  # noqa: E402
@@ -43,15 +43,6 @@ from engine.observation import view  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "brain_hanky_positions.json"
 KINDS = ("step", "two", "illegal", "same", "back")
-
-
-def pin_to_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity here)"
 
 
 def pct(values: list[float], q: int) -> float:

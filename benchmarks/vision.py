@@ -39,7 +39,6 @@ import argparse
 import math
 import multiprocessing as mp
 import os
-import random
 import statistics
 import sys
 import time
@@ -50,10 +49,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
+import common  # noqa: E402
 import engine  # noqa: E402
-from engine.core import Piece  # noqa: E402
 from engine.observation import spots_of, view  # noqa: E402
 from vision import sim  # noqa: E402
+from vision.docs_pictures import random_position  # noqa: E402
 from vision.calibration import CalibrationError, calibrate, calibration_layout  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 
@@ -72,29 +72,8 @@ TARGET_MS = 30.0  # p99 at 1280x720
 
 
 def pin_to_one_core() -> str:
-    cv2.setNumThreads(1)
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}, cv2 threads 1"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity here), cv2 threads 1"
-
-
-def random_position(game, seed: int) -> dict[str, Piece]:
-    """The position of a random game of ``game`` after a random number of moves."""
-    rng = random.Random(seed)
-    state = game.new()
-    stop = rng.randrange(MOVE_CAP)
-    hanky = hasattr(state, "random_step")
-    for _ in range(stop):
-        if state.result is not None:
-            break
-        step = state.random_step(rng) if hanky else rng.choice(state.legal_steps())
-        if step is None:
-            break
-        state = state.play(step)
-    return dict(state.position())
+    cv2.setNumThreads(1)  # OpenCV's own threads would spread one read over both cores
+    return f"{common.pin_to_one_core()}, cv2 threads 1"
 
 
 @dataclass(frozen=True)
@@ -109,7 +88,7 @@ def make_frame(job: Job):
     """(image, occluded points, true position) of one seeded frame (runs in a worker)."""
     cv2.setNumThreads(1)
     game = engine.load(job.game)
-    position = random_position(game, job.seed)
+    position = random_position(game, job.seed, MOVE_CAP)
     frame = sim.simulate(sim.simple_scene(game.board, position), job.seed,
                          sim.CameraSettings(size=job.size, hand=job.hand))
     return frame.image, frozenset(frame.occluded_points), position

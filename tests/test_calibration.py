@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import json
 import math
-import random
 
 import cv2
 import numpy as np
 import pytest
 
 import engine
-from engine.core import Piece
 from engine.observation import spots_of, view
 from vision import markers, render, sim
+from vision.docs_pictures import random_position
 from vision.calibration import (
     VERSION,
     CalibrationError,
@@ -36,20 +35,6 @@ from vision.reader import BoardReader
 HD = (1280, 720)
 VGA = (640, 480)
 CAL_SEED = 1000
-
-
-def random_position(game, seed: int, cap: int = 300) -> dict[str, Piece]:
-    """A position of a random game stopped at a random move (``random_step`` for Brain Hanky)."""
-    rng = random.Random(seed)
-    state = game.new()
-    for _ in range(rng.randrange(cap)):
-        if state.result is not None:
-            break
-        step = state.random_step(rng) if hasattr(state, "random_step") else rng.choice(state.legal_steps())
-        if step is None:
-            break
-        state = state.play(step)
-    return dict(state.position())
 
 
 def shoot(game, position, seed: int, size=VGA, *, marked: bool = True, **settings) -> sim.SimFrame:

@@ -84,7 +84,7 @@ def test_outline_calibration_with_the_a1_corner_keeps_names_and_colours():
     x0, y0, _x1, _y1 = board_extent(game.board)
     a1 = tuple(frames["empty"].project((x0, y0)))
     cal = calibrate(game, frames["empty"].image, frames["layout"].image, position=layout, method="outline",
-                    corners=[a1])
+                    a1=a1)
     state = game.new()
     for step in ("d4", "a1", "g7"):
         state = state.play(step)

@@ -20,7 +20,6 @@ statistics over hundreds of frames live in ``benchmarks/vision.py``.
 from __future__ import annotations
 
 import copy
-import random
 
 import cv2
 import numpy as np
@@ -30,6 +29,7 @@ import engine
 from engine.core import Piece
 from engine.observation import Observation, spots_of, view
 from vision import markers, sim
+from vision.docs_pictures import random_position
 from vision.calibration import calibrate, calibration_layout
 from vision.reader import BoardReader
 
@@ -37,24 +37,6 @@ HD = (1280, 720)
 VGA = (640, 480)
 CAL_SEED = 1000  # the camera of the calibration pictures; frames use other seeds
 MOVE_CAP = 300
-
-
-def random_position(game, seed: int) -> dict[str, Piece]:
-    """A position reached by random play, stopped at a random move (or the game's end).
-
-    Brain Hanky uses ``random_step``: its full ``legal_steps`` list is slow in crowded positions.
-    """
-    rng = random.Random(seed)
-    state = game.new()
-    hanky = hasattr(state, "random_step")
-    for _ in range(rng.randrange(MOVE_CAP)):
-        if state.result is not None:
-            break
-        step = state.random_step(rng) if hanky else rng.choice(state.legal_steps())
-        if step is None:
-            break
-        state = state.play(step)
-    return dict(state.position())
 
 
 def shoot(game, position, seed: int, size=HD, **settings) -> sim.SimFrame:
@@ -88,7 +70,7 @@ class Readers:
         key = (name, seed, size, hand)
         if key not in self._frames:
             g = engine.load(name)
-            position = random_position(g, seed)
+            position = random_position(g, seed, MOVE_CAP)
             self._frames[key] = (position, shoot(g, position, seed, size, hand=hand))
         return self._frames[key]
 
@@ -359,7 +341,7 @@ def test_marker_calibration_follows_another_frame_size(readers):
     name = "nine-mens-morris"
     g = readers.game(name)
     for seed in (13, 14):
-        position = random_position(g, seed)
+        position = random_position(g, seed, MOVE_CAP)
         assert_reads(readers(name, HD), g, shoot(g, position, seed, VGA), position, f"640x480 seed {seed}")
 
 

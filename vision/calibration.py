@@ -65,11 +65,11 @@ class Locator:
         return rg.Registration(self.board_to_image, 0.0, (), self.method)
 
 
-def find_board(image: np.ndarray, board, method: str = "markers", corners=None) -> Locator:
+def find_board(image: np.ndarray, board, method: str = "markers", corners=None, a1=None) -> Locator:
     """A ``Locator`` for ``method`` fitted to ``image`` (raises RegistrationError).
 
-    For "outline", ``corners`` may be one (col, row) pixel: where the play area's (x0, y0)
-    corner is (beside point a1 on the HTJB boards). Every board today looks the same turned by a
+    ``corners``: the four corner pixels for "corners". ``a1``: for "outline", the (col, row)
+    pixel of the play area's (x0, y0) corner (beside point a1 on the HTJB boards). Every board today looks the same turned by a
     quarter, so without it the outline cannot tell which side is player 1's and takes the one
     at the bottom of the picture; a wrong guess would rename every point and swap the piece
     colours learned from the layout.
@@ -83,7 +83,7 @@ def find_board(image: np.ndarray, board, method: str = "markers", corners=None) 
     if method == "outline":
         from .outline import register_outline
 
-        hint = None if corners is None else tuple(float(v) for v in np.asarray(corners, float).ravel()[:2])
+        hint = None if a1 is None else (float(a1[0]), float(a1[1]))
         reg = register_outline(image, board, hint=hint)
         return Locator("outline", reg.board_to_image)
     raise CalibrationError(f"unknown way to find the board {method!r}: use markers, corners or outline")
@@ -275,17 +275,19 @@ def read_samples(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H
     return rel, ratio, s
 
 
-def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.ndarray]) -> dict[str, Any]:
-    """{kind: (keys, Verdicts)} for one frame's relative colours."""
+def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.ndarray],
+                 templates: Mapping[str, tuple] | None = None) -> dict[str, Any]:
+    """{kind: (keys, Verdicts)} for one frame's relative colours. ``templates``: the result of
+    ``cal.class_templates`` per kind, made once by a reader rather than on every frame."""
     out = {}
     for kind, idx in layout.groups.items():
-        keys, T = cal.class_templates(kind)
+        keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
         out[kind] = (keys, decide(distances(rel[kind], cal.empty[kind], T, cal.family.patterns[kind].keep)))
     return out
 
 
 def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
-              position: Mapping[str, Any] | None = None, method: str = "markers", corners=None,
+              position: Mapping[str, Any] | None = None, method: str = "markers", corners=None, a1=None,
               progress=None) -> Calibration:
     """Learn ``game``'s board from an empty picture and a pieces picture (see the module text).
 
@@ -307,7 +309,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
 
     say("finding the board in the empty picture")
     try:
-        locator = find_board(empty_image, board, method, corners)
+        locator = find_board(empty_image, board, method, corners, a1)
         H_empty = locator.locate(empty_image, board).board_to_image
         say("finding the board in the pieces picture")
         H_pieces = locator.locate(pieces_image, board).board_to_image

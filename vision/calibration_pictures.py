@@ -10,7 +10,6 @@ frame with a hand over the board that gives no reading.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
@@ -20,22 +19,12 @@ import engine
 
 from . import sim
 from .calibration import calibrate, calibration_layout
+from .docs_pictures import sample_state
 from .overlay import draw_overlay
 from .reader import BoardReader
 from .render import save_png
 
 SEED = 11
-
-
-def _position(game, steps: int, seed: int):
-    rng = random.Random(seed)
-    state = game.new()
-    for _ in range(steps):
-        if state.result is not None:
-            break
-        step = state.random_step(rng) if hasattr(state, "random_step") else rng.choice(state.legal_steps())
-        state = state.play(step)
-    return state.position()
 
 
 def _small(img, width: int = 960):
@@ -68,7 +57,7 @@ def write(out_dir: Path) -> list[Path]:
         save(empty, f"{name}-empty.png")
         obs = reader.read(pieces)
         save(draw_overlay(pieces, cal, obs, reader.last), f"{name}-overlay.png")
-        pos = _position(game, steps, SEED)
+        pos = sample_state(game, steps, SEED).position()
         frame = sim.simulate(sim.simple_scene(game.board, pos), SEED + 1, settings).image
         obs = reader.read(frame)
         save(draw_overlay(frame, cal, obs, reader.last), f"{name}-read.png")

@@ -48,6 +48,12 @@ def sample_state(game, steps: int = STEPS, seed: int = SEED):
     return state
 
 
+def random_position(game, seed: int, cap: int = 300) -> dict:
+    """The position of a random game of ``game`` cut at a random move below ``cap``: the
+    positions the vision tests and benchmark photograph. Deterministic for a game and seed."""
+    return dict(sample_state(game, random.Random(seed).randrange(cap), seed).position())
+
+
 HANKY_VARIANTS: dict[str, tuple] = {
     "plain": (6, False),
     "periodic": (6, True),

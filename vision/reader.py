@@ -62,7 +62,7 @@ class BoardReader:
         self._probe_near = np.argsort(d, axis=1, kind="stable")[:, 1:k]
         spacing = float(np.sort(d, axis=1)[:, 1].max()) if len(pr) > 1 else 1.0
         self._probe_adjacent = (d > 0) & (d <= 1.5 * spacing)
-        self._keys = {kind: calibration.class_templates(kind)[0] for kind in self.layout.groups}
+        self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
 
     def read(self, frame) -> Observation:
         self.last = Diagnostics()
@@ -84,7 +84,7 @@ class BoardReader:
         covered = self.probe_check(ratio)
         if covered:
             return Observation.blocked(covered)
-        verdicts = classify_all(self.cal, self.layout, rel)
+        verdicts = classify_all(self.cal, self.layout, rel, self._templates)
         points: dict[str, Reading] = {}
         unknown = []
         for kind, (keys, v) in verdicts.items():
