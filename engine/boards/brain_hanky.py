@@ -152,6 +152,9 @@ def build(size: int = 6, periodic: bool = False, blue_periodic: bool | None = No
                 bridges.append((sq.points[here], other.points[there]))
 
     kind = "periodic" if periodic and blue_periodic else "orange web periodic" if periodic else "plain"
+    # Gem spots: the centres of whole squares, orange web first (the order readers report them).
+    cells = {sq.name: (float(sq.centre[0]), float(sq.centre[1]))
+             for web in WEBS for sq in squares.values() if sq.web == web and len(sq.points) == 4}
     graph = BoardGraph(
         name=f"brain-hanky-{n}" + ("-periodic" if blue_periodic else "-orange-periodic" if periodic else ""),
         points=tuple(coords),
@@ -160,6 +163,8 @@ def build(size: int = 6, periodic: bool = False, blue_periodic: bool | None = No
         lines=(),
         description=f"Brain Hanky bandanna, {n}x{n} cells, {kind}: orange and blue webs",
         period=period,
+        cells=cells,
+        style="brain-hanky",
     )
 
     # Crossings: bridges of different webs that share their midpoint (taken modulo N when any

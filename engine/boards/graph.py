@@ -53,6 +53,11 @@ class BoardGraph:
     lines: tuple[tuple[str, ...], ...]
     description: str = ""
     period: float | None = None  # both axes wrap modulo this (periodic boards); None: a flat board
+    # Places off the graph where a piece can stand (Brain Hanky's gem squares): name -> centre.
+    cells: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # How the board is drawn, printed and read: "htjb" (lines and points) or "brain-hanky" (two
+    # webs on a cloth). Vision and hardware look their per-style parts up by it.
+    style: str = "htjb"
     # Derived tables, filled by __post_init__.
     index: dict[str, int] = field(init=False, repr=False, compare=False)
     neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
@@ -104,11 +109,26 @@ class BoardGraph:
                     d2 = _direction(self.coords[over], self.coords[b], self.period)
                     if isclose(d1[0], d2[0], abs_tol=1e-9) and isclose(d1[1], d2[1], abs_tol=1e-9):
                         jumps.append((a, over, b))
+        clash = [c for c in self.cells if c in index]
+        if clash:
+            raise BoardError(f"{self.name}: {', '.join(clash)} is both a point and a cell")
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "neighbours", {p: tuple(n) for p, n in neighbours.items()})
         object.__setattr__(self, "jumps", tuple(sorted(jumps, key=lambda t: (index[t[0]], index[t[2]]))))
 
     # ------------------------------------------------------------------ queries
+    @property
+    def spots(self) -> tuple[str, ...]:
+        """Every place a piece can stand: the points, then the cells off the graph."""
+        return self.points + tuple(self.cells)
+
+    @property
+    def spot_coords(self) -> dict[str, tuple[float, float]]:
+        """Coordinates of every spot (points and cells), in ``spots`` order."""
+        out = {p: self.coords[p] for p in self.points}
+        out.update(self.cells)
+        return out
+
     def __contains__(self, point: object) -> bool:
         return point in self.index
 

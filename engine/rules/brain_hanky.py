@@ -33,9 +33,14 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..boards.brain_hanky import BrainHankyBoard, brain_hanky_board
 from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, Step, preflight
+from ..protocol import RulesBase, StateBase
 from .history import record
 
 WEB_NAMES = ("orange", "blue")
+# What players call each side's pieces: ring colour and gem colour (white rings go with silver gems).
+PIECE_WORDS = {1: {"ring": "white", "gem": "silver"}, 2: {"ring": "yellow", "gem": "gold"},
+               3: {"ring": "green", "gem": "emerald"}, 4: {"ring": "red", "gem": "ruby"},
+               5: {"ring": "black", "gem": "onyx"}, 6: {"ring": "magenta", "gem": "pink"}}
 
 
 class SearchCut(RuntimeError):
@@ -140,8 +145,10 @@ class Chooser:
         return self.values[turn_no]
 
 
-class HankyRules:
+class HankyRules(RulesBase):
     """A Brain Hanky game: settings plus the tables its states share."""
+
+    family = "brain-hanky"
 
     def __init__(self, name: str, settings: HankySettings):
         s = settings
@@ -189,6 +196,49 @@ class HankyRules:
             raise ValueError(f"gems must be an even number of at least 2 per player (BH-2), not {s.gems}")
         self.start_left = tuple((per_web, per_web) for _ in range(self.sides))
 
+    # ------------------------------------------------------------------ the family protocol
+    @property
+    def colours(self) -> int:
+        return self.sides
+
+    @property
+    def piece_kinds(self) -> tuple[str, ...]:
+        return ("ring",) if self.settings.gemless else ("ring", "gem")
+
+    def kind_at(self, spot: str) -> str:
+        """Rings stand on points, gems on the squares' centres."""
+        return "ring" if spot in self.index else "gem"
+
+    @property
+    def draw_values(self) -> tuple[int, ...] | None:
+        return (1, 2, 3) if self.settings.move_chooser else None
+
+    def colour_of(self, player: int) -> int:
+        return self.side_of(player - 1) + 1
+
+    def team_of(self, player: int) -> int | None:
+        return (player - 1) % 2 + 1 if self.players == 4 else None
+
+    def colour_name(self, colour: int) -> str:
+        words = PIECE_WORDS.get(colour)
+        return words["ring"] if words else f"side {colour}"
+
+    def piece_name(self, colour: int, kind: str) -> str:
+        words = PIECE_WORDS.get(colour)
+        if words is None or kind not in words:
+            return f"side {colour} {kind}"
+        return f"{words[kind]} {kind}"
+
+    def step_spots(self, step: Step) -> tuple[str, ...]:
+        if step.kind == CLUSTER:
+            return (str(step.dst),) + tuple(self.hboard.squares[step.dst].points.values())
+        return super().step_spots(step)
+
+    def _make_explainer(self, sees: str):
+        from .brain_hanky_explain import HankyExplainer
+
+        return HankyExplainer(self, sees)
+
     # ------------------------------------------------------------------ helpers
     def side_of(self, player: int) -> int:
         """The side (colour) a player index plays: teams alternate with four players (BH-8)."""
@@ -217,8 +267,15 @@ class HankyRules:
             raise IllegalStep(t, f"{t} is a single point: a move is a path such as {t}-<next point>")
         raise IllegalStep(t, f"{t!r} is neither a square nor a path of points on the {self.board.name} board")
 
-    def new(self, chooser: Chooser | Sequence[int] | random.Random | None = None) -> "HankyState":
+    def new(self, chooser: Chooser | Sequence[int] | random.Random | None = None, *,
+            draws: Sequence[int] | random.Random | None = None) -> "HankyState":
+        """The start state; with the move chooser, ``draws`` (or ``chooser``) gives its values:
+        a record's list of drawn k, a ``random.Random`` to draw them, or a ``Chooser``."""
         s = self.settings
+        if draws is not None:
+            if chooser is not None:
+                raise ValueError("give the move chooser's values once: draws= or chooser=, not both")
+            chooser = draws
         if s.move_chooser:
             if chooser is None:
                 raise ValueError("move_chooser needs chooser=[k1, k2, ...] (a record's draws) or "
@@ -315,7 +372,7 @@ class HankyRules:
         return st
 
 
-class HankyState:
+class HankyState(StateBase):
     """An immutable Brain Hanky position. ``play`` returns a new state."""
 
     __slots__ = ("rules", "owner", "masks", "gems", "piles", "ring_piles", "left", "turn", "placed",
@@ -361,6 +418,30 @@ class HankyState:
         if self.chooser is None:
             return []
         return self.chooser.values[: self.turn_no]
+
+    def draws(self) -> list[int]:
+        return self.chooser_draws()
+
+    def captures(self) -> dict[int, int]:
+        return self.piles_by_side()
+
+    def leftovers(self, step: Step, after: "HankyState") -> dict[str, Piece]:
+        """Pieces the rules took with ``step`` (a gem, rings inside an octagon) that the players
+        lift by hand afterwards: the board as hands leave it has them still."""
+        if not after.events:
+            return {}
+        before = self.position()
+        now = after.position()
+        physical = dict(before)
+        if step.kind == MOVE:
+            physical.pop(step.path[0], None)
+            for src, dst in zip(step.path, step.path[1:]):
+                physical[dst] = before[src]
+        elif step.kind == CLUSTER:
+            for spot in self.rules.step_spots(step):
+                if spot in now:
+                    physical[spot] = now[spot]
+        return {spot: pc for spot, pc in physical.items() if spot not in now}
 
     def iter_steps(self) -> Iterator[Step]:
         """The legal steps one at a time, as found (the same steps ``legal_steps`` lists).
@@ -727,7 +808,8 @@ class HankyState:
                 if gems is None:
                     gems = bytearray(self.gems)
                 gems[k] = 0
-                events.append(f"captures the gem on {rules.sq_names[k]}")
+                events.append(f"captured the {PIECE_WORDS.get(g, {}).get('gem', f'side {g}')} gem "
+                              f"on {rules.sq_names[k]}")
         if gems is not None:
             self.gems = bytes(gems)
             piles = list(self.piles)
@@ -742,7 +824,8 @@ class HankyState:
                     if victims:
                         self._change({i: 0 for i in _bits(victims)})
                         taken += victims.bit_count()
-                        events.append(f"captures {victims.bit_count()} ring(s) inside the octagon")
+                        n = victims.bit_count()
+                        events.append(f"captured {n} ring{'s' if n != 1 else ''} inside the octagon")
             if taken:
                 rp = list(self.ring_piles)
                 rp[side] += taken

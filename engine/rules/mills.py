@@ -21,6 +21,7 @@ from typing import Iterable
 
 from ..boards import BoardGraph, board as get_board
 from ..core import JUMP, MOVE, PLACE, REMOVE, IllegalStep, Piece, Result, Step, parse_step_text, preflight
+from ..protocol import RulesBase, StateBase
 from .history import record as _record
 
 # What a completed line does.
@@ -82,8 +83,11 @@ class MillSettings:
     move_cap: int = 200  # G-3: moves (not placements) without a capture before a draw; 0 = no cap
 
 
-class MillRules:
+class MillRules(RulesBase):
     """A mill-family game: settings plus every table the states share."""
+
+    family = "mills"
+    piece_kinds = ("man",)
 
     def __init__(self, name: str, settings: MillSettings):
         self.name = name
@@ -96,6 +100,7 @@ class MillRules:
         self.n_points = n
         # Hot settings copied flat: read on every step.
         self.players = s.players
+        self.has_jumps = s.jumps
         self.two = s.players == 2
         self.track_breaks = s.reform != REFORM_FREE
         self.fly_at_three = s.flying == FLY_AT_THREE
@@ -238,7 +243,9 @@ class MillRules:
         return table
 
     # ------------------------------------------------------------------ states
-    def new(self) -> "MillState":
+    def new(self, *, draws=None) -> "MillState":
+        if draws is not None:
+            raise ValueError(f"{self.name} has no chance draws")
         s = self.settings
         st = MillState.__new__(MillState)
         st.rules = self
@@ -283,7 +290,7 @@ class MillRules:
         raise IllegalStep(text, "not a step of this game")
 
 
-class MillState:
+class MillState(StateBase):
     """An immutable position of a mill-family game. Playing a step returns a new state.
 
     Every state knows its legal steps from the moment it exists: they are needed at once to tell
@@ -328,6 +335,9 @@ class MillState:
     def captured_by(self, player: int) -> int:
         """Opponent men removed by ``player`` (two-player games)."""
         return sum(self.lost) - self.lost[player - 1]
+
+    def captures(self) -> dict[int, int]:
+        return {p: self.captured_by(p) for p in range(1, self.rules.players + 1)}
 
     def legal_steps(self) -> tuple[Step, ...]:
         """Every legal step, in a fixed order (a tuple: it is shared, not copied)."""
