@@ -36,7 +36,7 @@ Vocabulary
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, runtime_checkable
 
 from .core import CLUSTER, JUMP, MOVE, PLACE, REMOVE, Piece, Result, Step
 

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 import engine
-from arbiter.leds_cli import leds
+from arbiter.cli.leds import leds
 from engine.boards import board_names
 from engine.observation import spots_of
 from hardware.layout import (STATUS, LayoutError, LayoutMap, default_map, load_map, matrix_map,

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from PIL import Image
 from rich.console import Console
 
-from arbiter.leds_cli import leds
+from arbiter.cli.leds import leds
 from hardware.layout import default_map, ring_map, spots_for
 from hardware.leds import (LedError, MemoryPixels, default_backend, open_pixels, raspberry_pi_model)
 from hardware.neopixels import normalise_pin

@@ -17,10 +17,9 @@ from vision.render import (
     image_size,
     point_to_pixel,
     render_board,
-    render_state,
     save_png,
-    state_title,
 )
+from vision.pictures import render_state, state_title
 
 MORRIS9 = board("morris9")
 

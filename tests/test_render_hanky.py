@@ -8,7 +8,7 @@ import pytest
 from engine.boards import brain_hanky_board
 from engine.boards.brain_hanky import R
 from vision import docs_pictures
-from vision.render import render_state
+from vision.pictures import render_state
 from vision.render_hanky import (HANKY_BACKGROUND, HANKY_COLOURS, WEB_COLOURS, edge_segments,
                                  hanky_point_to_pixel, render_hanky)
 
@@ -210,9 +210,9 @@ def test_every_board_variant_renders(args):
 
 def test_render_state_dispatches_to_the_hanky_renderer():
     b = brain_hanky_board(6, False)
-    state = SimpleNamespace(position=lambda: {"Oc3": 1}, piles_by_side=lambda: {1: 0, 2: 3},
+    state = SimpleNamespace(position=lambda: {"Oc3": 1}, captures=lambda: {1: 0, 2: 3},
                             result=None, to_move=2, phase="placement")
-    game = SimpleNamespace(name="brain-hanky", rules=SimpleNamespace(hboard=b))
+    game = SimpleNamespace(name="brain-hanky", board=b.graph)
     img = render_state(game, state, labels=False)
     expected = render_hanky(b, {"Oc3": 1}, piles={1: 0, 2: 3},
                             title="brain-hanky\nplayer 2 to move, placement")

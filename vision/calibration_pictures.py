@@ -33,7 +33,7 @@ def _small(img, width: int = 960):
 
 
 def write(out_dir: Path) -> list[Path]:
-    from arbiter.vision_cli import layout_picture
+    from .pictures import layout_picture
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []

@@ -20,7 +20,8 @@ from pathlib import Path
 import engine
 from engine.boards import board, board_names, brain_hanky_board
 
-from .render import render_board, render_state, save_png
+from .pictures import render_state
+from .render import render_board, save_png
 from .render_hanky import render_hanky
 
 SEED = 2024

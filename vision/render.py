@@ -364,57 +364,6 @@ def render_board(board, position: Mapping[str, Any] | None = None, *,
     return img
 
 
-def describe_state(state, players: int = 2) -> str:
-    """One line saying whose turn it is and in which phase, or how the game ended.
-
-    During placement the men still in hand are listed too (when the state can tell them,
-    ``state.in_hand(player)``): the board alone does not show them.
-    """
-    result = getattr(state, "result", None)
-    if result is not None:
-        if result.winner is None:
-            return f"draw: {result.reason}"
-        return f"player {result.winner} wins: {result.reason}"
-    text = f"player {state.to_move} to move, {state.phase}"
-    in_hand = getattr(state, "in_hand", None)
-    if callable(in_hand):
-        hands = [in_hand(p) for p in range(1, players + 1)]
-        if any(hands):
-            text += "; in hand " + " / ".join(map(str, hands))
-    return text
-
-
-def render_state(game, state, *, title: str | None = None, **kw: Any) -> np.ndarray:
-    """Render ``state`` of ``game`` on its board, titled with the game name and a caption.
-
-    The caption is ``describe_state(state)``; other keywords go to ``render_board``. Note the
-    title band: use ``point_to_pixel(..., title=...)`` with the same title text to locate points.
-
-    A game whose rules carry a Brain Hanky board (``game.rules.hboard``) is drawn by
-    ``vision.render_hanky.render_hanky`` instead, with both webs in colour and the capture piles
-    (``state.piles_by_side()``, if the state has it); ``highlights``, ``labels`` and ``unit_px``
-    go to it, a ``style`` (an HTJB ``BoardStyle``) does not apply there and is ignored.
-    """
-    hboard = getattr(getattr(game, "rules", None), "hboard", None)
-    if hboard is not None:
-        from .render_hanky import render_hanky  # imported here: render_hanky imports this module
-
-        piles = getattr(state, "piles_by_side", None)
-        if callable(piles):
-            piles = piles()
-        hanky_kw = {k: v for k, v in kw.items() if k in ("highlights", "labels", "unit_px")}
-        return render_hanky(hboard, state.position(), piles=piles, title=state_title(game, state, title),
-                            **hanky_kw)
-    return render_board(game.board, state.position(), title=state_title(game, state, title), **kw)
-
-
-def state_title(game, state, title: str | None = None) -> str:
-    """The title ``render_state`` draws, so callers can pass it to ``point_to_pixel``."""
-    heading = title if title is not None else getattr(game, "name", "")
-    caption = describe_state(state, getattr(game, "players", 2))
-    return "\n".join(t for t in (heading, caption) if t)
-
-
 def save_png(image: np.ndarray, path: str | Path) -> Path:
     """Write ``image`` as a PNG at ``path`` (parent folders are created); returns the path.
 

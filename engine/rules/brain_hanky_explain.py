@@ -20,7 +20,7 @@ from collections import deque
 from itertools import combinations
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..core import MOVE, Piece, Step
+from ..core import Piece, Step
 from ..explain import Explainer, Explanation
 
 MAX_FIRST_STEPS = 64  # first steps tried when looking for two steps at once

@@ -1,4 +1,6 @@
-"""``arbiter calibrate`` and ``arbiter read``: teach arbiter a board, then read pictures of it.
+"""The camera's commands: ``print-board``, ``camera list|snapshot``, ``calibrate`` and ``read``.
+
+``print-board`` draws the board to print; ``camera`` finds and tests the camera.
 
 ``calibrate`` walks a user through two pictures (the empty board, then the pieces laid out),
 from a camera, from image files, or from the simulator (``--sim``, to try it without hardware).
@@ -17,18 +19,11 @@ import numpy as np
 
 import engine
 
-_GAME_ARGS = {"ignore_unknown_options": True, "allow_extra_args": True}
-
-
-def _cli():
-    from . import cli  # late: cli imports this module to register its commands
-
-    return cli
+from .common import GAME_ARGS, camera_source, console, fail, parse_game_options
 
 
 def _load_game(name: str, extra: list[str]):
-    cli = _cli()
-    options = cli.parse_game_options(name, extra)
+    options = parse_game_options(name, extra)
     return engine.load(name, **options)
 
 
@@ -36,10 +31,10 @@ def _imread(path: str, what: str) -> np.ndarray:
     import cv2
 
     if not Path(path).is_file():
-        _cli().fail(f"{path}: no such picture (the {what})")
+        fail(f"{path}: no such picture (the {what})")
     img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
-        _cli().fail(f"{path}: not a picture OpenCV can read (the {what}); use PNG or JPEG")
+        fail(f"{path}: not a picture OpenCV can read (the {what}); use PNG or JPEG")
     return img
 
 
@@ -49,21 +44,9 @@ def _parse_corners(text: str) -> list[tuple[float, float]]:
     except ValueError:
         pts = []
     if len(pts) != 4 or any(len(p) != 2 for p in pts):
-        _cli().fail('--corners wants four "column,row" pairs: bottom-left bottom-right top-right top-left, '
+        fail('--corners wants four "column,row" pairs: bottom-left bottom-right top-right top-left, '
                     'e.g. --corners "102,610 890,598 870,80 120,95"')
     return pts  # type: ignore[return-value]
-
-
-def layout_picture(game, position) -> np.ndarray:
-    """A picture of the board with the calibration layout on it, labelled, for the user to copy."""
-    from vision import render
-
-    hboard = getattr(game.rules, "hboard", None)
-    if hboard is not None:
-        from vision.render_hanky import render_hanky
-
-        return render_hanky(hboard, position, title=f"{game.name}: lay out these pieces")
-    return render.render_board(game.board, position, title=f"{game.name}: lay out these pieces")
 
 
 class _Capture:
@@ -77,10 +60,9 @@ class _Capture:
         try:
             self.cam.open()
         except CameraError as exc:
-            _cli().fail(str(exc))
+            fail(str(exc))
 
     def take(self, prompt: str) -> np.ndarray:
-        console = _cli().console
         console.print(prompt)
         click.prompt("Press Enter when ready", default="", show_default=False, prompt_suffix=" ")
         frame = None
@@ -89,7 +71,7 @@ class _Capture:
             if got.image is not None:
                 frame = got.image
         if frame is None:
-            _cli().fail("the camera delivered no picture: check the cable and the light, then run calibrate again", 1)
+            fail("the camera delivered no picture: check the cable and the light, then run calibrate again", 1)
         return frame
 
     def close(self) -> None:
@@ -105,7 +87,7 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
     return empty, pieces
 
 
-@click.command(context_settings=_GAME_ARGS)
+@click.command(context_settings=GAME_ARGS)
 @click.argument("game")
 @click.option("--camera", "camera", default=None, help="Take the pictures with this camera (index or URL).")
 @click.option("--image", "image", type=click.Path(dir_okay=False), default=None,
@@ -149,11 +131,10 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     """
     from vision.calibration import CalibrationError, calibrate as run_calibration, calibration_layout
 
-    cli = _cli()
-    console = cli.console
     g = _load_game(game, ctx.args)
     position, described = calibration_layout(g)
     if show_layout:
+        from vision.pictures import layout_picture
         from vision.render import save_png
 
         path = Path(out or f"layout-{game}.png")
@@ -166,22 +147,22 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     sources = [s for s, on in (("--camera", camera is not None), ("--image", image is not None),
                                ("--sim", use_sim), ("--empty", empty_path is not None)) if on]
     if len(sources) != 1:
-        cli.fail("say where the pictures come from: one of --camera N, --image FILE, --sim, "
+        fail("say where the pictures come from: one of --camera N, --image FILE, --sim, "
                  "or --empty IMG --pieces IMG" + (f" (not {' and '.join(sources)})" if sources else ""))
     if corners and outline:
-        cli.fail("use --corners or --outline, not both")
+        fail("use --corners or --outline, not both")
     method = "corners" if corners else "outline" if outline else "markers"
     corner_pts = _parse_corners(corners) if corners else None
     a1 = None
     if a1_corner:
         if not outline:
-            cli.fail("--a1 goes with --outline")
+            fail("--a1 goes with --outline")
         try:
             a1 = tuple(float(v) for v in a1_corner.split(","))
         except ValueError:
             a1 = ()
         if len(a1) != 2:
-            cli.fail('--a1 wants one "column,row" pixel, e.g. --a1 102,610')
+            fail('--a1 wants one "column,row" pixel, e.g. --a1 102,610')
     elif outline:
         console.print("[yellow]Note:[/] the board looks the same turned round, so arbiter takes the side at the "
                       "bottom of the picture as player 1's. If readings come out rotated or with colours "
@@ -192,7 +173,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     console.print(f"[bold]Calibrating {game}[/] (board {g.board.name}).")
     if empty_path is not None:
         if pieces_path is None:
-            cli.fail("--empty needs --pieces too: the picture with the pieces laid out")
+            fail("--empty needs --pieces too: the picture with the pieces laid out")
         empty_img = _imread(empty_path, "empty board")
         pieces_img = _imread(pieces_path, "pieces picture")
     elif image is not None:
@@ -221,7 +202,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
         cal = run_calibration(g, empty_img, pieces_img, position=position, method=method,
                               corners=corner_pts, a1=a1, progress=progress)
     except CalibrationError as exc:
-        cli.fail(f"calibration failed: {exc}", 1)
+        fail(f"calibration failed: {exc}", 1)
     cal.save(out_path)
     _write_overlay(cal, pieces_img, overlay_path)
     classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
@@ -240,7 +221,7 @@ def _write_overlay(cal, image: np.ndarray, path: Path) -> None:
     save_png(draw_overlay(image, cal, obs, reader.last), path)
 
 
-@click.command(context_settings=_GAME_ARGS)
+@click.command(context_settings=GAME_ARGS)
 @click.argument("game")
 @click.option("--calibration", "cal_path", required=True, type=click.Path(dir_okay=False),
               help="The file `arbiter calibrate` wrote.")
@@ -257,12 +238,11 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
     from vision.calibration import CalibrationError, load_calibration
     from vision.reader import BoardReader
 
-    cli = _cli()
     _load_game(game, ctx.args)
     try:
         cal = load_calibration(cal_path, game=game)
     except CalibrationError as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     img = _imread(image, "picture to read")
     reader = BoardReader(cal)
     obs = reader.read(img)
@@ -274,13 +254,12 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
     if as_json:
         click.echo(json.dumps(obs.to_json()))
         return
-    console = cli.console
     if obs.occluded:
         console.print(f"No reading: {obs.reason}")
         return
     pieces = {s: r.piece for s, r in obs.points.items() if r.piece is not None}
     if cal.family.name == "htjb":
-        from .textboard import board_text
+        from ..textboard import board_text
 
         console.print(board_text(engine.load(game).board, pieces))
     for s, p in pieces.items():
@@ -289,3 +268,82 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
     unsure = [s for s, r in obs.points.items() if r.confidence < 0.25]
     console.print(f"{len(pieces)} pieces on {len(obs.points)} spots" +
                   (f"; unsure about {', '.join(unsure)}" if unsure else ""))
+
+
+@click.command("print-board")
+@click.argument("game")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="FILE.pdf (true scale, tiled over pages if needed) or FILE.png (one image + FILE.points.json).")
+@click.option("--paper", type=click.Choice(["a4", "a3", "letter"]), default="a4", show_default=True)
+@click.option("--dpi", type=click.IntRange(50, 1200), default=150, show_default=True)
+@click.option("--labels/--no-labels", default=True, help="Print point names beside the points.")
+def print_board(game: str, out: str, paper: str, dpi: int, labels: bool) -> None:
+    """Draw GAME's board at true scale with the four markers the camera looks for."""
+    from vision import printable
+
+    try:
+        if out.lower().endswith(".pdf"):
+            tiling = printable.write_pdf(game, out, paper=paper, dpi=dpi, labels=labels)
+            pages = tiling.rows * tiling.cols
+            how = "one page" if pages == 1 else f"{pages} pages ({tiling.rows} x {tiling.cols}): tape them along the dashed strips"
+            console.print(f"wrote {out}: {how}. Print at 100% scale (no 'fit to page').", soft_wrap=True)
+        elif out.lower().endswith(".png"):
+            png, points = printable.write_png(game, out, dpi=dpi, labels=labels)
+            console.print(f"wrote {png} and {points} (every point's pixel position)", soft_wrap=True)
+        else:
+            fail("--out must end in .pdf or .png")
+    except ValueError as exc:
+        fail(str(exc))
+
+
+@click.group()
+def camera() -> None:
+    """Find and test the camera that watches the board."""
+
+
+@camera.command("list")
+def camera_list() -> None:
+    """List the cameras OpenCV can open on this machine."""
+    from vision.capture import list_cameras
+
+    found = list_cameras()
+    if not found:
+        console.print("No cameras found. Plug in a USB camera (or enable the Pi camera) and try again; "
+                      "a Pi camera module is used with --backend picamera2.")
+        return
+    for cam in found:
+        size = f"{cam['size'][0]}x{cam['size'][1]}" if cam["size"] else "no frame delivered"
+        console.print(f"  camera {cam['index']}: {cam['device']} ({size})")
+
+
+
+@camera.command("snapshot")
+@click.option("--camera", "source", default="0", show_default=True, help="Camera index, or a video file / URL.")
+@click.option("--backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@click.option("--width", type=int, default=1280, show_default=True)
+@click.option("--height", type=int, default=720, show_default=True)
+@click.option("--out", "out", default="snapshot.png", show_default=True, type=click.Path(dir_okay=False))
+@click.option("--warmup", type=int, default=5, show_default=True, help="Frames to skip while exposure settles.")
+def camera_snapshot(source: str, backend: str, width: int, height: int, out: str, warmup: int) -> None:
+    """Take one picture with the camera and save it (to check framing, focus and light)."""
+    from vision.capture import Camera, CameraError, CameraSettings
+    from vision.render import save_png
+
+    cam = Camera(CameraSettings(source=camera_source(source), width=width, height=height, backend=backend))
+    try:
+        cam.open()
+    except CameraError as exc:
+        fail(str(exc))
+    try:
+        frame = None
+        for _ in range(max(1, warmup + 1)):
+            got = cam.read()
+            if got.image is not None:
+                frame = got
+        if frame is None:
+            fail("the camera delivered no picture: check the cable and lighting, then try again", 1)
+        save_png(frame.image, out)
+    finally:
+        cam.close()
+    h, w = frame.image.shape[:2]
+    console.print(f"wrote {out} ({w}x{h})")

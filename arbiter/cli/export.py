@@ -6,8 +6,6 @@ read and that players share. Export applies the take-backs and corrections and w
 left. The steps are replayed first, so a record is never written from a journal the rules reject
 (``--unchecked`` writes it anyway, to look into it with ``arbiter replay``).
 
-Registered in ``arbiter/cli.py``; this module imports the CLI's ``fail`` only when the command
-runs, because ``cli`` imports this module.
 """
 
 from __future__ import annotations
@@ -19,7 +17,8 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from .journal import JournalError, load_journal, replay_journal
+from ..journal import JournalError, load_journal, replay_journal
+from .common import console, errors, fail
 
 
 def _write_atomically(data: dict, out: Path) -> None:
@@ -45,12 +44,6 @@ def export(journal: str, out: str, unchecked: bool) -> None:
     Take-backs and corrections are applied; a loss on time or other ending the board cannot show
     is kept in the record's "result". Exit status 2 for a journal that cannot be used.
     """
-    from .cli import (  # here, not at the top: cli imports this module
-        console,
-        errors,
-        fail,
-    )
-
     try:
         contents = load_journal(journal)
     except JournalError as exc:

@@ -34,13 +34,9 @@ import click
 
 import engine
 
+from .common import console, fail, parse_game_options
+
 __all__ = ["CameraReader", "KeyboardButtons", "play"]
-
-
-def _cli():
-    from . import cli
-
-    return cli
 
 
 class CameraReader:
@@ -154,44 +150,42 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
     is written to the game's journal before it is announced; `--resume` carries on after a crash.
     See docs/play.md.
     """
-    cli = _cli()
-    options = cli.parse_game_options(game, list(ctx.args))
+    options = parse_game_options(game, list(ctx.args))
     g = engine.load(game, **options)
     if getattr(g.settings, "move_chooser", False):
-        cli.fail("play does not run the Brain Hanky move chooser yet: play without --move-chooser")
+        fail("play does not run the Brain Hanky move chooser yet: play without --move-chooser")
     if time_control is not None:
-        from .clocks import TimeControlError, parse_time_control
+        from ..clocks import TimeControlError, parse_time_control
 
         try:
             parse_time_control(time_control)
         except TimeControlError as exc:
-            cli.fail(str(exc))
+            fail(str(exc))
         if g.players != 2:
-            cli.fail(f"clocks are for two-player games; {g.name} is played by {g.players} here")
+            fail(f"clocks are for two-player games; {g.name} is played by {g.players} here")
     if reader == "camera" and script is not None:
-        cli.fail("--script is for the simulated players (--reader sim or sim-occupancy)")
+        fail("--script is for the simulated players (--reader sim or sim-occupancy)")
     if reader != "camera" and cal_path is not None:
-        cli.fail("the simulated camera calibrates itself; --calibration is for --reader camera")
-    steps = _script_steps(cli, g, script)
+        fail("the simulated camera calibrates itself; --calibration is for --reader camera")
+    steps = _script_steps(g, script)
     # Everything that can fail is checked before the journal is made, so a refused start leaves
     # no empty game behind for --resume to find.
     with ExitStack() as stack:
-        layout, pixels, sink, led_interval = _leds(cli, g, leds, leds_out, map_path, brightness)
+        layout, pixels, sink, led_interval = _leds(g, leds, leds_out, map_path, brightness)
         stack.callback(_quietly, pixels.close)
         camera = pressers = None
         if reader == "camera":
-            camera, pressers = _open_camera(cli, g, cal_path, camera_source, camera_backend, width, height, buttons)
+            camera, pressers = _open_camera(g, cal_path, camera_source, camera_backend, width, height, buttons)
             stack.callback(_quietly, camera.camera.close)
             if pressers is not None:
                 stack.callback(_quietly, pressers.close)
-        journal, history, clock, resumed = _the_game(cli, g, options, reader, time_control, resume_from)
+        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from)
         stack.callback(journal.close)
         g = engine.load(journal.game, **journal.options)  # a resumed game keeps its own options
         from hardware.palette import palette as palette_named
 
-        from .screen import LiveScreen, StoryScreen
+        from ..screen import LiveScreen, StoryScreen
 
-        console = cli.console
         screen = (LiveScreen(console, pixels=sink, title=f"arbiter · {g.name} · journal {journal.path.name}")
                   if console.is_terminal else StoryScreen(console, pixels=sink))
         common = {"journal": journal, "clock": clock, "pixels": pixels, "layout": layout, "screen": screen,
@@ -199,7 +193,7 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
         session = None
         try:
             if camera is not None:
-                from .session import Session
+                from ..session import Session
 
                 session = Session(g, camera, history=history, buttons=pressers, now=time.monotonic, **common)
                 stopped = _run_camera(session)
@@ -211,10 +205,10 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
     if stopped is not None:
         message, status = stopped
         if status:
-            cli.fail(message, status)
-        cli.console.print(message, soft_wrap=True)
+            fail(message, status)
+        console.print(message, soft_wrap=True)
         return
-    _summary(cli.console, session, journal)
+    _summary(console, session, journal)
 
 
 def _quietly(close) -> None:
@@ -224,65 +218,64 @@ def _quietly(close) -> None:
         pass
 
 
-def _script_steps(cli, g, script: str | None) -> list[str]:
+def _script_steps(g, script: str | None) -> list[str]:
     """The steps of the game record the simulated players are to play (none: random moves)."""
     if script is None:
         return []
-    from .records import RecordError, load_record
+    from ..records import RecordError, load_record
 
     try:
         record = load_record(script)
     except RecordError as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     if record.game != g.name:
-        cli.fail(f"{script} is a game of {record.game}, not {g.name}")
+        fail(f"{script} is a game of {record.game}, not {g.name}")
     return list(record.steps)
 
 
-def _leds(cli, g, leds, leds_out, map_path, brightness):
+def _leds(g, leds, leds_out, map_path, brightness):
     """(layout, pixels, the screen's frame sink or None, seconds between LED frames)."""
     from hardware.layout import LayoutError, load_map, spots_for
     from hardware.leds import LedError, default_backend, open_pixels
     from hardware.power import Power
 
-    from .session import FrameSink
+    from ..session import FrameSink
 
     spots = spots_for(g)
     try:
         layout = load_map(map_path, spots)
     except (LayoutError, OSError) as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     backend = leds or default_backend()
     if backend == "terminal":  # drawn by the play screen itself: rich runs one live display at a time
         sink = FrameSink(layout.count, power=Power(brightness=1.0))
         return layout, sink, sink, 1 / 30
     if backend == "png" and leds_out is None:
-        cli.fail("--leds png needs --leds-out FILE.png, FILE.gif or a name with {n}")
+        fail("--leds png needs --leds-out FILE.png, FILE.gif or a name with {n}")
     try:
         pixels = open_pixels(backend, layout, spots, power=Power(brightness=brightness, amp_limit=2.0), out=leds_out)
     except LedError as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     return layout, pixels, None, (0.25 if backend == "png" else 1 / 30)
 
 
-def _the_game(cli, g, options, reader, time_control, resume_from):
+def _the_game(g, options, reader, time_control, resume_from):
     """(journal, steps played, clock, resumed?): a new game's journal, or the one resumed."""
-    from .clocks import Clock, parse_time_control
-    from .journal import Journal, JournalError, resume
+    from ..clocks import Clock, parse_time_control
+    from ..journal import Journal, JournalError, resume
 
-    console = cli.console
     if resume_from is None:
         sees = "occupancy" if reader == "sim-occupancy" else "colour"
         try:
             journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control)
         except JournalError as exc:
-            cli.fail(str(exc))
+            fail(str(exc))
         clock = Clock(journal.time_control, g.players) if time_control else None
         return journal, [], clock, False
     try:
         r = resume(_resume_value(resume_from), game=g.name)
     except JournalError as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     journal = r.journal
     if options and r.game.options != g.options:
         console.print("[yellow]The saved game is played with its own options "
@@ -295,7 +288,7 @@ def _the_game(cli, g, options, reader, time_control, resume_from):
     return journal, journal.steps, r.clock, True
 
 
-def _open_camera(cli, g, cal_path, source, backend, width, height, buttons):
+def _open_camera(g, cal_path, source, backend, width, height, buttons):
     """(the camera reader, the buttons or None), refusing with a clear message what cannot work."""
     from hardware.buttons import ButtonError, GpioButtons
     from hardware.leds import raspberry_pi_model
@@ -305,18 +298,18 @@ def _open_camera(cli, g, cal_path, source, backend, width, height, buttons):
 
     path = Path(cal_path or f"calibration-{g.name}.json")
     if not path.exists():
-        cli.fail(f"no calibration {path}: calibrate the camera first with `arbiter calibrate {g.name} --camera "
+        fail(f"no calibration {path}: calibrate the camera first with `arbiter calibrate {g.name} --camera "
                  f"{source}` (docs/calibration.md), or pass --calibration FILE")
     try:
         cal = load_calibration(path, game=g.name)
     except CalibrationError as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     cam = Camera(CameraSettings(source=int(source) if source.isdigit() else source, width=width, height=height,
                                 backend=backend))
     try:
         cam.open()
     except CameraError as exc:
-        cli.fail(str(exc))
+        fail(str(exc))
     choice = buttons or ("gpio" if raspberry_pi_model() else ("keyboard" if sys.stdin.isatty() else "none"))
     pressers = None
     if choice == "gpio":
@@ -324,7 +317,7 @@ def _open_camera(cli, g, cal_path, source, backend, width, height, buttons):
             pressers = GpioButtons()
         except ButtonError as exc:
             cam.close()
-            cli.fail(str(exc))
+            fail(str(exc))
     elif choice == "keyboard":
         pressers = KeyboardButtons()
     return CameraReader(cam, BoardReader(cal)), pressers
@@ -349,8 +342,8 @@ def _run_camera(session) -> tuple[str, int] | None:
 
 def _run_sim(console, g, journal, history, common, reader, steps, seed, speed):
     """Simulated players on a simulated board kept beside the journal; (session, stopped)."""
-    from .physical import PhysicalBoard, PhysicalError
-    from .scenario import Player, ScenarioError, Table
+    from ..physical import PhysicalBoard, PhysicalError
+    from ..scenario import Player, ScenarioError, Table
 
     board_file = journal.path.with_name(journal.path.name.removesuffix(".jsonl") + ".board.json")
     board = None
@@ -396,3 +389,24 @@ def _summary(console, session, journal) -> None:
                       soft_wrap=True)
     console.print(f"The journal: {journal.path}. Save it as a game record with "
                   f"`arbiter export {journal.path} --out game.json`.", soft_wrap=True)
+
+
+@click.command()
+@click.option("--delay", type=click.FloatRange(min=0), default=None,
+              help="Seconds to pause after each line of the story (default 0.1 on a terminal, 0 otherwise).")
+@click.option("--fast", is_flag=True, help="No pauses at all (the same as --delay 0).")
+def demo(delay: float | None, fast: bool) -> None:
+    """Watch a refereed game on a simulated table: camera, vision, referee, journal and LEDs.
+
+    Simulated players play a scripted game of Nine Men's Morris on a simulated board; a simulated
+    camera photographs it and arbiter's real vision code reads every frame; the referee catches
+    the mistakes on the way; the LEDs are drawn in the terminal. Takes a few seconds.
+    """
+    from ..demo import run_demo
+
+    if fast:
+        delay = 0.0
+    elif delay is None:
+        delay = 0.1 if sys.stdout.isatty() else 0.0
+    if not run_demo(console, delay=delay):
+        fail("the demo game did not check out (see above)", 1)

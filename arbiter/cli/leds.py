@@ -17,10 +17,8 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
 
 import click
-from rich.console import Console
 
 from hardware.layout import (LayoutError, load_map, matrix_map, matrix_size_needed, ring_map,
                              serpentine_map, spots_for)
@@ -28,13 +26,7 @@ from hardware.leds import BACKENDS, LedError, default_backend, open_pixels
 from hardware.palette import STANDARD
 from hardware.power import Power
 
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
-
-
-def fail(message: str, status: int = 2) -> NoReturn:
-    errors.print(f"[bold red]arbiter:[/] {message}", soft_wrap=True)
-    sys.exit(status)
+from .common import console, fail
 
 
 def _spots(game: str):

@@ -1,0 +1,39 @@
+"""The ``arbiter`` command line: one module per group of commands, registered here.
+
+Commands read like sentences (``arbiter rules shax``, ``arbiter replay game.json --json``); every
+command has ``--help``; errors are one line on stderr that says what to do, with exit status 2
+for unusable input and 1 for an illegal game record (``common.fail``).
+
+==================  ==========================================================
+module              commands
+==================  ==========================================================
+``games``           games, rules, replay, render
+``play``            play, demo
+``vision``          print-board, camera list|snapshot, calibrate, read
+``leds``            leds map|test
+``export``          export
+==================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import click
+
+from . import export, games, leds, play, vision
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arbiter")
+def main() -> None:
+    """arbiter: a referee for abstract board games played on a real board.
+
+    It watches the board (camera or sensor grid), checks every move against the rules and answers
+    with LEDs. Start with `arbiter games`, then `arbiter rules GAME`.
+    """
+
+
+for command in (games.games, games.rules, games.replay_cmd, games.render, play.play, play.demo,
+                vision.print_board, vision.camera, vision.calibrate, vision.read, leds.leds, export.export):
+    main.add_command(command)
+
+__all__ = ["main"]
