@@ -137,7 +137,7 @@ def _play(table: Table, player: Player, narrate, steps) -> None:
         if state.phase == "movement" and nxt and "-" in nxt and s.waiting_for is None and once("illegal"):
             src = nxt.split("-")[0]
             bad = _far_point(state, src)
-            who = s.referee._name(s.mover()).capitalize()
+            who = s.referee.colour_name(s.mover()).capitalize()
             narrate(f"The pieces are all down. {who} moves the man on {src} to {bad}, which is not next to it.")
             table.run(f"move {src} {bad}")
             narrate(f"{who} puts it back.")
@@ -147,7 +147,7 @@ def _play(table: Table, player: Player, narrate, steps) -> None:
             other = _other_move(state, nxt)
             if other is not None:
                 src, dst = other.split("-")
-                narrate(f"{s.referee._name(s.mover()).capitalize()} moves {src} to {dst}, then changes their mind "
+                narrate(f"{s.referee.colour_name(s.mover()).capitalize()} moves {src} to {dst}, then changes their mind "
                         f"and puts it back.")
                 table.run(f"move {src} {dst}; move {dst} {src}")
                 narrate("The board shows the position before that move: arbiter asks, and the confirm button says yes.")

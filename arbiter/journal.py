@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Self
 
 import engine
+from engine.protocol import Draws
 
 from .clocks import Clock, ClockError, TimeControlError, parse_time_control
 from .records import Record, RecordError
@@ -125,7 +126,7 @@ class JournalContents:
     path: Path
     game: str
     options: dict[str, Any]
-    chooser: list[int] | None  # Brain Hanky move-chooser draws: the header's, then each step's
+    chooser: list[int] | None  # chance draws (the move chooser's): the header's, then each step's
     created: str
     reader: str
     time_control: str | None
@@ -142,6 +143,14 @@ class JournalContents:
     def seq(self) -> int:
         """The sequence number of the last event (0 for a journal with only its header)."""
         return len(self.events)
+
+    def draw_values(self) -> tuple[int, ...] | None:
+        """What a chance draw of this journal's game may be: () when it draws nothing, None when
+        the game cannot be loaded (replaying the journal reports that)."""
+        try:
+            return engine.load(self.game, **self.options).rules.draw_values or ()
+        except (engine.UnknownGame, engine.BadOption, TypeError):
+            return None
 
     def clone(self) -> JournalContents:
         """A copy to try an event on; event dicts are never changed once added, so lists suffice."""
@@ -161,10 +170,16 @@ class JournalContents:
         return f"{self.path}, line {line}"
 
 
-def _check_draws(draws: Any) -> list[int]:
-    if not isinstance(draws, list) or not all(
-            isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 3 for k in draws):
-        raise ValueError("move-chooser draws must be a list of 1, 2 or 3 such as [2, 3, 1]")
+def _check_draws(draws: Any, allowed: tuple[int, ...] | None = None) -> list[int]:
+    """Chance draws (the move chooser's k per turn) as a list of whole numbers, from ``allowed``."""
+    if not isinstance(draws, list) or not all(isinstance(k, int) and not isinstance(k, bool) and k >= 1
+                                              for k in draws):
+        raise ValueError("chance draws must be a list of whole numbers such as [2, 3, 1]")
+    if allowed == () and draws:
+        raise ValueError("chance draws must be left out: this game has none")
+    bad = [k for k in draws if allowed is not None and k not in allowed]
+    if bad:
+        raise ValueError(f"a draw of {bad[0]} is not possible here (draws are {', '.join(map(str, allowed))})")
     return list(draws)
 
 
@@ -184,7 +199,7 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
     snapshot = event.get("clock")
     if snapshot is not None and not isinstance(snapshot, Mapping):
         raise ValueError("\"clock\" must be a clock snapshot object")
-    draws = _check_draws(event["draws"]) if event.get("draws") is not None else []
+    draws = _check_draws(event["draws"], c.draw_values()) if event.get("draws") is not None else []
     if draws and kind != "step":
         raise ValueError("move-chooser draws come with a step")
     if kind in ("step", "correction"):
@@ -250,14 +265,15 @@ def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
     if game is not None and name != game:
         raise JournalError(f"{path} is a game of {name}, not {game}: pick a {game} journal, "
                            f"or start a new game of {game}")
+    contents = JournalContents(path, name, dict(options), None, str(header.get("created", "")),
+                               str(header.get("reader", "")), header.get("time_control"))
     chooser = header.get("chooser")
     if chooser is not None:
         try:
-            chooser = _check_draws(chooser)
+            contents.chooser = _check_draws(chooser, contents.draw_values())
         except ValueError as exc:
             raise JournalError(f"{path}, line 1: {exc}") from None
-    return JournalContents(path, name, dict(options), chooser, str(header.get("created", "")),
-                           str(header.get("reader", "")), header.get("time_control"))
+    return contents
 
 
 def parse_journal(data: bytes, path: str | os.PathLike[str] = "journal", game: str | None = None) -> JournalContents:
@@ -372,14 +388,15 @@ class Journal:
         except (engine.UnknownGame, engine.BadOption) as exc:
             raise JournalError(str(exc)) from None
         draws = None
+        allowed = game.rules.draw_values
         if chooser is not None:
-            if not getattr(game.settings, "move_chooser", False):
+            if allowed is None:
                 raise JournalError(f"move-chooser draws given, but {game.name} is not played with the move chooser")
             try:
-                draws = _check_draws(list(chooser))
+                draws = _check_draws(list(chooser), allowed)
             except ValueError as exc:
                 raise JournalError(str(exc)) from None
-        elif getattr(game.settings, "move_chooser", False):
+        elif allowed is not None:
             draws = []  # drawn as the game goes: each step carries its draws
         if time_control is not None:
             try:
@@ -583,10 +600,8 @@ def replay_journal(contents: JournalContents, rng: random.Random | None = None) 
     record = contents.to_record()
     try:
         game = record.load_game()
-        if rng is not None and getattr(game.settings, "move_chooser", False):
-            from engine.rules.brain_hanky import Chooser
-
-            state = game.new(chooser=Chooser(record.chooser or [], rng))
+        if rng is not None and game.rules.draw_values is not None:
+            state = game.new(draws=Draws(record.chooser or [], rng))
         else:
             state = record.new_state(game)
     except (RecordError, ValueError) as exc:

@@ -36,8 +36,7 @@ from typing import Any
 
 import engine
 from engine.core import Piece
-from engine.observation import Observation, spots_of
-from vision.families import HANKY_NAMES, HTJB_NAMES
+from engine.observation import Observation
 
 __all__ = ["PhysicalBoard", "PhysicalError", "SensorGrid", "SimCamera", "camera_size", "parse_piece",
            "piece_words", "sim_calibration"]
@@ -47,48 +46,47 @@ class PhysicalError(ValueError):
     """Something no hand can do to the board: lift from an empty point, put two pieces on one."""
 
 
-def _is_hanky(game) -> bool:
-    return getattr(game.rules, "hboard", None) is not None
-
-
 def piece_words(game, piece: Piece) -> str:
     """A piece as players call it: "white man", "gold gem", "yellow ring"."""
-    if _is_hanky(game):
-        names = HANKY_NAMES.get(piece.owner)
-        return f"{names[piece.kind]} {piece.kind}" if names and piece.kind in names else f"side {piece.owner} {piece.kind}"
-    return f"{HTJB_NAMES.get(piece.owner, f'player {piece.owner}')} {piece.kind}"
+    return game.rules.piece_name(piece.owner, piece.kind)
+
+
+def _colour_words(rules) -> dict[str, tuple[int, str | None]]:
+    """Every word a player may call a piece by -> (owner, kind, or None when the word says none):
+    the colour names ("white", "yellow") and, where a kind has its own colour word (a Brain Hanky
+    "gold" gem), that word too."""
+    words: dict[str, tuple[int, str | None]] = {}
+    for owner in range(1, rules.colours + 1):
+        words.setdefault(rules.colour_name(owner).lower(), (owner, None))
+        for kind in rules.piece_kinds:
+            first = rules.piece_name(owner, kind).lower().split()[0]
+            words.setdefault(first, (owner, kind))
+    return words
 
 
 def parse_piece(game, words: Iterable[str] | str, spot: str | None = None) -> Piece:
     """A piece from players' words: "white", "black man", "2", "yellow ring", "gold gem", "gold".
 
-    Without a kind, a Brain Hanky piece on a gem square (``spot``) is a gem, elsewhere a ring;
-    mill-family pieces are men. A gem colour ("gold") says both owner and kind.
+    Without a kind, the piece is of the kind that stands on ``spot`` (a Brain Hanky gem on a gem
+    square, a ring elsewhere; a man on a morris board). A colour word that belongs to one kind
+    ("gold") says both owner and kind.
     """
     parts = words.split() if isinstance(words, str) else list(words)
     if not parts:
         raise PhysicalError("which piece? say its colour, such as white or black")
     colour, kind = parts[0].lower(), (parts[1].lower() if len(parts) > 1 else None)
-    hanky = _is_hanky(game)
-    owner = None
+    rules = game.rules
+    known = _colour_words(rules)
     if colour.isdigit():
         owner = int(colour)
-    elif hanky:
-        for side, names in HANKY_NAMES.items():
-            if colour == names["ring"]:
-                owner = side
-            elif colour == names["gem"]:
-                owner, kind = side, kind or "gem"
+    elif colour in known:
+        owner, said = known[colour]
+        kind = kind or said
     else:
-        owner = next((o for o, n in HTJB_NAMES.items() if n == colour), None)
-    if owner is None:
-        known = (", ".join(n["ring"] for n in HANKY_NAMES.values()) if hanky else ", ".join(HTJB_NAMES.values()))
-        raise PhysicalError(f"no pieces are called {colour!r} here (the colours: {known})")
+        names = ", ".join(rules.colour_name(o) for o in range(1, rules.colours + 1))
+        raise PhysicalError(f"no pieces are called {colour!r} here (the colours: {names})")
     if kind is None:
-        if hanky:
-            kind = "gem" if spot is not None and spot not in game.board.points else "ring"
-        else:
-            kind = "man"
+        kind = rules.kind_at(spot) if spot is not None else rules.piece_kinds[0]
     return Piece(owner, kind)
 
 
@@ -102,7 +100,7 @@ class PhysicalBoard:
 
     def __init__(self, game, position: Mapping[str, Piece] | None = None, *, mount: int = 1):
         self.game = engine.load(game) if isinstance(game, str) else game
-        self.spots = spots_of(self.game)
+        self.spots = self.game.rules.spots
         self._spot_set = frozenset(self.spots)
         self.position: dict[str, Piece] = {}
         for spot, piece in (position or {}).items():
@@ -174,7 +172,7 @@ class PhysicalBoard:
         self.put(dst, piece)
 
     def push(self, path: Iterable[str]) -> None:
-        """A Brain Hanky ring move: every ring on ``path`` moves on one place along it.
+        """A string move: every piece on ``path`` moves on one place along it (Brain Hanky).
 
         The first point empties, the last (empty) point fills, and each point between takes the
         ring that stood before it, which is how a string of rings recolours (BH-3).
@@ -292,10 +290,12 @@ class SensorGrid:
 
 
 def camera_size(game) -> tuple[int, int]:
-    """The simulated camera's frame size: 480x360 reads every morris board reliably (mild
-    camera, measured in benchmarks/vision.py style); the Brain Hanky cloth's small rings need
-    800x600 (docs/calibration.md: larger frames for the bandanna)."""
-    return (800, 600) if _is_hanky(game) else (480, 360)
+    """The simulated camera's frame size: the smallest its pieces read reliably at, as the
+    reader's data for the game says (``vision.families.Family.frame``): 480x360 for every morris
+    board, 800x600 for the Brain Hanky cloth's small rings (docs/calibration.md)."""
+    from vision.families import family_for
+
+    return family_for(game).frame
 
 
 def _settings(size: tuple[int, int], hand: bool):

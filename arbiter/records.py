@@ -36,12 +36,12 @@ class Record:
 
     def new_state(self, game: engine.Game):
         """The start state, with the recorded move-chooser draws where the game uses them."""
-        if getattr(game.settings, "move_chooser", False):
+        if game.rules.draw_values is not None:
             if self.chooser is None:
                 raise RecordError(f"{game.name} with move_chooser needs the drawn k values: "
                                   f"add \"chooser\": [2, 3, 1, ...] to the record")
             try:
-                return game.new(chooser=self.chooser)
+                return game.new(draws=self.chooser)
             except ValueError as exc:
                 raise RecordError(str(exc)) from None
         return game.new()
@@ -145,8 +145,8 @@ class Replay:
         }
         if truncated:
             out["legal_steps_truncated"] = True
-        if hasattr(st, "chooser_draws") and st.chooser_draws():
-            out["chooser"] = st.chooser_draws()
+        if st.draws():
+            out["chooser"] = st.draws()
         return out
 
 

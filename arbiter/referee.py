@@ -35,38 +35,36 @@ verdict is ``ambiguous`` with the candidates; ``choose(candidate)`` settles it. 
 something to take off (a mill's removal, a captured gem still on the cloth) makes the verdict
 ``waiting-removal`` with those spots in ``to_remove``.
 
-Speed
------
-For the mill family every state's legal steps are few (at most a few dozen), so the referee keeps
-for each state a table from predicted view to steps, built once and cached: judging a board is a
-dict look-up, and two-step explanations look only at first steps whose result differs from the
-board in at most two spots (a mill step changes at most two spots). Brain Hanky cannot list its
-steps (a crowded position has thousands of string moves), so it asks the engine's
-``matching_steps(observed)`` instead, which searches only paths consistent with the board; two
-steps are found by guessing the first step's two ends from the net change (see
-``_hanky_first_steps``). ``benchmarks/referee.py`` measures both.
+How a board is explained
+------------------------
+The referee knows no game. It asks the game's family, through the engine's family protocol
+(``engine.protocol``), how a board could have come about: ``rules.explainer(sees)`` explains a
+board from a position in one or two steps, names the rule broken when nothing does, and
+recognises a step half made. The mill family predicts the board after each legal step and looks
+the observed board up in a table; Brain Hanky, whose crowded positions have thousands of string
+moves, searches only the moves consistent with the change (``engine.explain``,
+``engine.rules.brain_hanky_explain``). ``benchmarks/referee.py`` measures both.
 
 What each reader can referee
 ----------------------------
-Colour and polarity readers referee every game. An occupancy-only reader referees the mill
-family fully (whose turn it is says whose piece went down; which piece was removed is visible),
-except that two quick steps may be ambiguous (a1-a4 and d7-g7 or a1-g7 and d7-a4). For Brain
-Hanky it is not enough: a string move recolours the rings it pushes and the start and end points
-are all an occupancy grid sees, so most string moves are ambiguous and need a button answer.
+Colour and polarity readers referee every game. An occupancy-only reader referees a game when
+whose turn it is says whose piece went down and the board shows which piece was removed (the
+mill family), except that two quick steps may be ambiguous (a1-a4 and d7-g7 or a1-g7 and d7-a4).
+Where a step recolours pieces it passes (a Brain Hanky string move) an occupancy grid sees only
+its ends, so most such steps are ambiguous and need a button answer.
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass, field
-from itertools import combinations
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Sequence
 
 import engine
-from engine.core import CLUSTER, JUMP, MOVE, PLACE, REMOVE, Piece, Step
-from engine.observation import OCCUPIED, SEES, Observation, spots_of, view
-from vision.families import HANKY_NAMES, HTJB_NAMES  # the colour words players know the pieces by
+from engine.core import REMOVE, Step
+from engine.explain import Explanation
+from engine.observation import OCCUPIED, SEES, Observation
+from engine.words import describe_step, step_words
 
 # Verdict kinds.
 UNCHANGED = "unchanged"
@@ -87,10 +85,6 @@ KINDS = (UNCHANGED, RESTORED, STEP, STEPS, CORRECTION, WAITING_REMOVAL, TAKEBACK
 # Where an explanation starts from.
 CURRENT = "current"
 PREVIOUS = "previous"  # the position before the last accepted group of steps: a correction
-
-MAX_FIRST_STEPS = 64  # Brain Hanky: first steps tried when looking for two steps at once
-MAX_CANDIDATES = 12  # Brain Hanky, occupancy only: string moves checked against one board
-MAX_CACHE = 512  # states whose predicted views are kept
 
 _RULING = re.compile(r"\s*\((?:ruling )?[A-Z]{1,2}-\d+\)")
 
@@ -131,20 +125,6 @@ class Verdict:
 
 
 @dataclass
-class _Explanation:
-    """Steps that turn a base position into the observed board, and what is still to lift after."""
-
-    steps: tuple[Step, ...]
-    states: tuple[Any, ...]  # the state after each step
-    lift: dict[str, Any]  # spot -> view value of a captured piece still on the board
-    base: str = CURRENT
-
-    @property
-    def state(self):
-        return self.states[-1]
-
-
-@dataclass
 class _Group:
     """Steps accepted by one verdict: a correction replaces the whole group."""
 
@@ -157,21 +137,9 @@ class _Pending:
     """What the referee is waiting for besides the next step."""
 
     kind: str  # ILLEGAL, AMBIGUOUS, TAKEBACK_PENDING, IN_PROGRESS
-    candidates: list[_Explanation] = field(default_factory=list)
+    candidates: list[Explanation] = field(default_factory=list)
     index: int = 0  # take-back: the history length to go back to
     since: float | None = None  # take-back: when the earlier position was first seen
-
-
-class _Memo:
-    """What the referee has worked out about one state: its view, and for tables its steps by view."""
-
-    __slots__ = ("state", "key", "table", "entries")
-
-    def __init__(self, state, key):
-        self.state = state
-        self.key = key
-        self.table: dict[tuple, list] | None = None  # view -> [(step, after)]
-        self.entries: list | None = None  # [(step, after, view)]
 
 
 def _coarsen(value: Any, sees: str, to: str) -> Any:
@@ -183,18 +151,7 @@ def _coarsen(value: Any, sees: str, to: str) -> Any:
     return value[0]  # colour -> polarity: the owner
 
 
-def _near(a: tuple, b: tuple, limit: int) -> bool:
-    """Whether two views differ in at most ``limit`` spots."""
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            n += 1
-            if n > limit:
-                return False
-    return True
-
-
-def _plain(reason: str) -> str:
+def plain(reason: str) -> str:
     """An engine reason without its ruling id, for a message a child reads."""
     return _RULING.sub("", reason)
 
@@ -212,17 +169,10 @@ class Referee:
         self.game = engine.load(game) if isinstance(game, str) else game
         self.sees = sees
         self.takeback_hold_s = takeback_hold_s
-        self.spots = spots_of(self.game)
-        self._index = {s: i for i, s in enumerate(self.spots)}
-        rules = self.game.rules
-        self._hanky = getattr(rules, "hboard", None) is not None
-        self._colours = sees != "occupancy"
-        if self._hanky:
-            self._point_spots = tuple(s for s in self.spots if s in rules.index)
-            self._square_spots = {name: tuple(sq.points.values()) for name, sq in rules.hboard.squares.items()}
-            self._web_of = rules.hboard.point_web  # point -> "O" or "B"
-        self._neighbours = self.game.board.neighbours
-        self._memo: dict[int, _Memo] = {}
+        self.rules = self.game.rules
+        self.explainer = self.rules.explainer(sees)
+        self.spots = self.explainer.spots
+        self._index = self.explainer.index
         start = self.game.new() if state is None else state
         self._history: list[Step] = []
         self._states: list[Any] = [start]
@@ -343,26 +293,7 @@ class Referee:
 
     # ------------------------------------------------------------------ views
     def _key(self, state) -> tuple:
-        memo = self._memo.get(id(state))
-        if memo is not None:
-            return memo.key
-        key = tuple(view(state.position(), self.spots, self.sees).values())
-        self._remember(_Memo(state, key))
-        return key
-
-    def _remember(self, memo: _Memo) -> _Memo:
-        if len(self._memo) >= MAX_CACHE:
-            for k in list(self._memo)[: MAX_CACHE // 4]:  # the oldest quarter; they are rebuilt if asked
-                del self._memo[k]
-        self._memo[id(memo.state)] = memo
-        return memo
-
-    def _memo_of(self, state) -> _Memo:
-        memo = self._memo.get(id(state))
-        if memo is None:
-            self._key(state)
-            memo = self._memo[id(state)]
-        return memo
+        return self.explainer.key(state)
 
     def _obs_key(self, obs: Observation) -> tuple:
         seen = obs.view()
@@ -374,26 +305,10 @@ class Referee:
 
     def _normalise(self, okey: tuple, lift: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
         """The board with captured pieces that are still on it taken off, and which those are."""
-        if not lift:
-            return okey, {}
-        k = list(okey)
-        kept = {}
-        for spot, v in lift.items():
-            i = self._index[spot]
-            if k[i] == v:
-                k[i] = None
-                kept[spot] = v
-        return tuple(k), kept
-
-    def _value(self, piece: Piece | None) -> Any:
-        if piece is None:
-            return None
-        if self.sees == "colour":
-            return (piece.owner, piece.kind)
-        return piece.owner if self.sees == "polarity" else OCCUPIED
+        return self.explainer.normalise(okey, lift)
 
     # ------------------------------------------------------------------ explaining a board
-    def _explain(self, okey: tuple, first: bool) -> list[_Explanation]:
+    def _explain(self, okey: tuple, first: bool) -> list[Explanation]:
         """The first tier of explanations that has any (see the module notes), duplicates merged.
 
         ``first``: only the first tier, one step from the current position; else the others.
@@ -412,14 +327,14 @@ class Referee:
             if prev is not None:
                 tiers.append((self._states[prev.start], prev.lift, 2, PREVIOUS))
         for base, lift, depth, where in tiers:
-            found = self._matches(base, okey, lift, depth)
+            found = self.explainer.explain(base, okey, lift, depth)
             if found:
                 for e in found:
                     e.base = where
                 return self._distinct(found)
         return []
 
-    def _distinct(self, found: list[_Explanation]) -> list[_Explanation]:
+    def _distinct(self, found: list[Explanation]) -> list[Explanation]:
         """Explanations that end in the same game (same board, same player, same phase) are one."""
         if len(found) == 1:
             return found
@@ -427,242 +342,11 @@ class Referee:
         for e in found:
             st = e.state
             sig = (tuple(sorted(st.position().items())), st.to_move, st.phase, st.result,
-                   getattr(st, "moves_left", None), tuple(sorted(e.lift.items())))
+                   st.moves_left, tuple(sorted(e.lift.items())))
             if sig not in seen:
                 seen.add(sig)
                 out.append(e)
         return out
-
-    def _matches(self, base, okey: tuple, lift: dict[str, Any], depth: int) -> list[_Explanation]:
-        if self._hanky:
-            return self._hanky_matches(base, okey, lift, depth)
-        return self._table_matches(base, okey, depth)
-
-    # The mill family: tables of predicted views.
-    def _table(self, state) -> _Memo:
-        memo = self._memo_of(state)
-        if memo.table is None:
-            table: dict[tuple, list] = {}
-            entries = []
-            for step in state.legal_steps():
-                after = state.play(step)
-                k = self._key(after)
-                table.setdefault(k, []).append((step, after))
-                entries.append((step, after, k))
-            memo.table, memo.entries = table, entries
-        return memo
-
-    def _table_matches(self, base, okey: tuple, depth: int) -> list[_Explanation]:
-        memo = self._table(base)
-        out = [_Explanation((s,), (after,), {}) for s, after in memo.table.get(okey, ())]
-        if depth == 2:
-            # A second step changes at most two spots (a move's two ends), so only first steps
-            # whose result is that close to the board can start an explanation.
-            for s1, after1, k1 in memo.entries:
-                if _near(k1, okey, 2):
-                    for s2, after2 in self._table(after1).table.get(okey, ()):
-                        out.append(_Explanation((s1, s2), (after1, after2), {}))
-        return out
-
-    # Brain Hanky: the engine's matching_steps.
-    def _hanky_matches(self, base, okey: tuple, lift: dict[str, Any], depth: int) -> list[_Explanation]:
-        nkey, kept = self._normalise(okey, lift)
-        out = []
-        # With colours the engine returns at most one step; without, every colour pattern that
-        # fits, possibly dozens on a dense board: no player could pick among them with a button,
-        # so only the first few (shortest paths first) are checked and offered.
-        for step in base.matching_steps(self._rings_seen(nkey), colours=self._colours, limit=MAX_CANDIDATES):
-            after = base.play(step)
-            still = self._fits(base, step, after, nkey, kept)
-            if still is not None:
-                out.append(_Explanation((step,), (after,), still))
-        if depth == 2:
-            for first in self._hanky_first_steps(base, nkey):
-                after1 = base.play(first)
-                caps = self._captured(base, first, after1)
-                for e in self._hanky_matches(after1, okey, {**kept, **caps}, 1):
-                    out.append(_Explanation((first,) + e.steps, (after1,) + e.states, e.lift))
-                if out and self._colours:
-                    # Seen in colour, two moves that leave the same board leave the same game
-                    # (the same two moves in either order): the first found is the answer, and
-                    # the guesses left, each a search, need not run.
-                    break
-        return out
-
-    def _rings_seen(self, key: tuple) -> dict[str, Any]:
-        """The rings of a view as ``matching_steps`` takes them (gem squares are not points)."""
-        idx = self._index
-        out = {}
-        for p in self._point_spots:
-            v = key[idx[p]]
-            if v is not None:
-                out[p] = Piece(*v) if self.sees == "colour" else (v if self.sees == "polarity" else True)
-        return out
-
-    def _captured(self, base, step: Step, after) -> dict[str, Any]:
-        """Pieces the engine took off by ``step`` that are still on the physical board.
-
-        The engine removes a captured gem (or, with ring capture, captured rings) at once; the
-        players lift them by hand afterwards, so until then the board shows them.
-        """
-        if not getattr(after, "events", ()):
-            return {}
-        before = base.position()
-        now = after.position()
-        physical = dict(before)
-        if step.kind == MOVE:
-            physical.pop(step.path[0], None)
-            for src, dst in zip(step.path, step.path[1:]):
-                physical[dst] = before[src]
-        elif step.kind == CLUSTER:
-            for spot in (step.dst,) + self._square_spots[step.dst]:
-                if spot in now:
-                    physical[spot] = now[spot]
-        return {spot: self._value(pc) for spot, pc in physical.items() if spot not in now}
-
-    def _fits(self, base, step: Step, after, nkey: tuple, kept: dict[str, Any]) -> dict[str, Any] | None:
-        """Whether the board is ``after`` (captured pieces may still stand); the pieces still to lift."""
-        want = self._key(after)
-        caps = self._captured(base, step, after)
-        if want == nkey and not caps:
-            return dict(kept)
-        idx = self._index
-        for i, (w, g) in enumerate(zip(want, nkey)):
-            if w != g and not (self.spots[i] in caps and caps[self.spots[i]] == g):
-                return None
-        still = dict(kept)
-        still.update({s: v for s, v in caps.items() if nkey[idx[s]] == v})
-        return still
-
-    def _ring_diff(self, base, nkey: tuple) -> tuple[dict, dict, list, list, list]:
-        """(rings now, rings seen, emptied points, filled points, recoloured points)."""
-        now = {p: pc for p, pc in base.position().items() if pc.kind == "ring"}
-        seen = self._rings_seen(nkey)
-        emptied = [p for p in now if p not in seen]
-        filled = [p for p in seen if p not in now]
-        recoloured = []
-        if self._colours:
-            for p, v in seen.items():
-                pc = now.get(p)
-                if pc is not None and getattr(v, "owner", v) != pc.owner:
-                    recoloured.append(p)
-        return now, seen, emptied, filled, recoloured
-
-    def _ring_value(self, owner: int) -> Any:
-        """A ring of ``owner`` as ``matching_steps`` takes it from this reader."""
-        if self.sees == "colour":
-            return Piece(owner, "ring")
-        return owner if self.sees == "polarity" else True
-
-    def _hanky_first_steps(self, base, nkey: tuple) -> Iterator[Step]:
-        """First steps that could begin a two-step explanation of the board.
-
-        A move empties its first point and fills its last. Two moves with four different ends
-        show as two emptied and two filled points, and the first move joins one of each. When the
-        second move starts where the first ended (the same ring moved twice, BH-6) or ends where
-        the first began, only one point is emptied and one filled, and the point in between is
-        looked for among the neighbours of those two and of the recoloured rings.
-
-        With colours, each guess of the first move's ends, together with a guess of which
-        recoloured rings it recoloured, is a board the engine's colour-pruned ``matching_steps``
-        answers in a fraction of a millisecond. Without colours the engine cannot prune (a dense
-        board has thousands of string paths), so only single-ring first moves are tried, each
-        checked directly. Missed: two moves whose paths cross each other's recoloured rings, and
-        (occupancy) a string pushed first.
-        """
-        if base.phase == "placement":
-            now, seen, _emptied, filled, _re = self._ring_diff(base, nkey)
-            hit = set(filled)
-            yield from (s for s in base.legal_steps() if set(self._square_spots[s]) <= hit)
-            return
-        if base.phase != "movement":
-            return
-        now, seen, emptied, filled, recoloured = self._ring_diff(base, nkey)
-        nb = self._neighbours
-        web = self._web_of
-        mine = self._ring_value(base.side + 1)
-        me = base.side + 1
-        # Who may make the second move: the mover again while the turn has moves left; after
-        # its last move, the next player (or the mover again after a capture).
-        def may_move_second(point: str) -> bool:
-            return getattr(base, "moves_left", 1) <= 1 or now[point].owner == me
-
-        if len(emptied) == 2 and len(filled) == 2:
-            # (first move's start, its end, the colour it leaves there, the other move's ends)
-            ends = [(e, f, seen[f], [x for x in emptied + filled if x not in (e, f)])
-                    for e in emptied for f in filled if web[e] == web[f] and now[e].owner == me
-                    and may_move_second(emptied[1] if e == emptied[0] else emptied[0])]
-        elif len(emptied) == 1 and len(filled) == 1:
-            e, f = emptied[0], filled[0]
-            if web[e] != web[f]:
-                return  # both guesses below keep both moves on one web
-            near = {x for x in nb[e]} | {x for x in nb[f]}
-            for r in recoloured:
-                near.update(nb[r])
-            ends = []
-            if now[e].owner == me:  # one ring moved twice: e -> x, then x -> f
-                ends += [(e, x, mine, [f]) for x in sorted(near) if x not in now and x != f]
-            if may_move_second(e):  # a ring moved on to f, then the ring on e into its place
-                ends += [(y, f, seen[f], [e]) for y in sorted(near) if y != e and y in now and now[y].owner == me]
-        else:
-            return
-        found: set[Step] = set()
-        if not self._colours:
-            for a, b, _colour, _other in ends:
-                if b in nb[a] and base.why_illegal(f"{a}-{b}") is None:
-                    step = base.parse(f"{a}-{b}")
-                    if step not in found:
-                        found.add(step)
-                        yield step
-            return
-        base_rings = {p: self._ring_value(pc.owner) for p, pc in now.items()}
-        for a, b, colour, other in ends:
-            for part in self._recoloured_by_first(recoloured, (a, b), other):
-                hypo = dict(base_rings)
-                del hypo[a]
-                hypo[b] = colour
-                for r in part:
-                    hypo[r] = seen[r]
-                for step in base.matching_steps(hypo, colours=True):
-                    if step not in found:
-                        found.add(step)
-                        yield step
-                if len(found) >= MAX_FIRST_STEPS:
-                    return
-
-    def _recoloured_by_first(self, recoloured: list[str], ends: tuple[str, str], other: list[str]):
-        """Guesses of which recoloured rings the first of two moves recoloured.
-
-        Only rings on its own web (a move stays on one web): when the other move is on the other
-        web, exactly those. Otherwise the likeliest first, those nearer its ends than the other
-        move's; then, up to four rings, every other subset; more (two long mixed strings on one
-        web), none or all.
-        """
-        web = self._web_of[ends[0]]
-        mine = tuple(r for r in recoloured if self._web_of[r] == web)
-        same_web = [o for o in other if self._web_of[o] == web]
-        if not same_web or not mine:
-            return [mine]
-        near_mine = self._distances(ends)
-        near_other = self._distances(same_web)
-        far = len(self._web_of)
-        split = tuple(r for r in mine if near_mine.get(r, far) <= near_other.get(r, far))
-        rest = ([c for k in range(len(mine) + 1) for c in combinations(mine, k)] if len(mine) <= 4
-                else [(), mine])
-        return [split] + [c for c in rest if c != split]
-
-    def _distances(self, sources: Iterable[str]) -> dict[str, int]:
-        """Steps along the web from the nearest of ``sources`` to every point."""
-        dist = {s: 0 for s in sources}
-        queue = deque(dist)
-        nb = self._neighbours
-        while queue:
-            p = queue.popleft()
-            for q in nb[p]:
-                if q not in dist:
-                    dist[q] = dist[p] + 1
-                    queue.append(q)
-        return dist
 
     # ------------------------------------------------------------------ accepting
     def _append(self, step: Step, state) -> None:
@@ -681,7 +365,7 @@ class Referee:
             self._past[k] = i
         self._groups = [g for g in self._groups if g.start < n]
 
-    def _accept(self, exp: _Explanation) -> Verdict:
+    def _accept(self, exp: Explanation) -> Verdict:
         undone: tuple[Step, ...] = ()
         if exp.base == PREVIOUS:
             group = self._groups.pop()
@@ -705,13 +389,13 @@ class Referee:
             kind = STEP if len(exp.steps) == 1 else STEPS
         points = []
         for s in exp.steps:
-            for p in self._step_spots(s):
+            for p in self.step_spots(s):
                 if p not in points:
                     points.append(p)
         said = self._describe_steps(before, exp.steps, exp.states)
         message = ("Got it, you meant: " + said) if undone else said
         return Verdict(kind, self.state, tuple(exp.steps), undone, tuple(points), to_remove,
-                       message=f"{message} {self._next_words()}".strip())
+                       message=f"{message} {self.next_words()}".strip())
 
     def _take_back(self, n: int) -> Verdict:
         old = self._keys[-1]
@@ -723,7 +407,7 @@ class Referee:
         diff = tuple(s for s, a, b in zip(self.spots, old, self._keys[-1]) if a != b)
         words = "one step" if count == 1 else f"{count} steps"
         return Verdict(TAKEBACK, self.state, (), undone, diff, self._to_remove(),
-                       message=f"Took back {words}. {self._next_words()}")
+                       message=f"Took back {words}. {self.next_words()}")
 
     # ------------------------------------------------------------------ verdicts without a step
     def _verdict(self, kind: str, points: Iterable[str] = (), reason: str = "", message: str = "",
@@ -735,16 +419,16 @@ class Referee:
         if kind == UNCHANGED and to_remove:
             kind = WAITING_REMOVAL
         first = "The board is back as it was. " if kind == RESTORED else ""
-        return Verdict(kind, self.state, (), (), (), to_remove, message=(first + self._next_words()).strip())
+        return Verdict(kind, self.state, (), (), (), to_remove, message=(first + self.next_words()).strip())
 
-    def _ambiguous(self, found: list[_Explanation]) -> Verdict:
+    def _ambiguous(self, found: list[Explanation]) -> Verdict:
         points = []
         for e in found:
             for s in e.steps:
-                for p in self._step_spots(s):
+                for p in self.step_spots(s):
                     if p not in points:
                         points.append(p)
-        options = " or ".join(", then ".join(self._step_words(e.steps)) for e in found[:3])
+        options = " or ".join(", then ".join(self.step_words(e.steps)) for e in found[:3])
         more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
         return self._verdict(AMBIGUOUS, points, candidates=tuple(e.steps for e in found),
                              message=f"I can't tell which move that was: {options}{more}. "
@@ -767,277 +451,84 @@ class Referee:
 
     def _in_progress(self, nkey: tuple) -> Verdict | None:
         """A step half made: a piece lifted that may move from there, a cluster partly placed."""
-        state = self.state
-        if state.result is not None:
+        progress = self.explainer.in_progress(self.state, nkey)
+        if progress is None:
             return None
-        diff = [s for s, a, b in zip(self.spots, self._keys[-1], nkey) if a != b]
-        pos = state.position()
-        me = self._owner_to_move(state)
-        if len(diff) == 1 and nkey[self._index[diff[0]]] is None:
-            spot = diff[0]
-            piece = pos.get(spot)
-            if piece is None or piece.owner != me:
-                return None
-            if self._hanky:
-                if state.phase != "movement" or spot not in state.rules.index:
-                    return None
-                to = [x for x in self._neighbours[spot] if x not in pos and state.why_illegal(f"{spot}-{x}") is None]
-            else:
-                to = [s.dst for s in state.legal_steps() if s.src == spot]
-            if not to:
-                return None
-            return self._verdict(IN_PROGRESS, to, message="Where will it go? The lights show where it may move.")
-        if self._hanky and state.phase == "placement" and diff:
-            if any(nkey[self._index[s]] is None or self._seen_owner(nkey, s) not in (None, me) for s in diff):
-                return None
-            for step in state.legal_steps():
-                spots = (step.dst,) + self._square_spots[step.dst]
-                missing = [s for s in spots if s not in diff]
-                if missing and set(diff) <= set(spots):
-                    return self._verdict(IN_PROGRESS, missing,
-                                         message=f"Finish the cluster on {step.dst}: a gem and four rings.")
-        return None
+        return self._verdict(IN_PROGRESS, progress.points, message=progress.message)
 
     # ------------------------------------------------------------------ illegal boards
     def _illegal(self, nkey: tuple) -> Verdict:
         diff = tuple(s for s, a, b in zip(self.spots, self._keys[-1], nkey) if a != b)
-        reason = self._reason(self.state, nkey)
+        reason = self.explainer.reason(self.state, nkey)
         if len(diff) > 4:
             message = "Lots of pieces have moved! Put them back where the red lights are."
         else:
-            message = f"Not allowed: {_plain(reason)}. Put it back where the red lights are."
+            message = f"Not allowed: {plain(reason)}. Put it back where the red lights are."
         return self._verdict(ILLEGAL, diff, reason=reason, message=message)
 
-    def _reason(self, state, nkey: tuple, depth: int = 0) -> str:
-        """The rule a board breaks, in the engine's words where a step can be read off the change."""
-        if state.result is not None:
-            return f"the game is over ({state.result.reason})"
-        key = self._key(state)
-        diff = [i for i, (a, b) in enumerate(zip(key, nkey)) if a != b]
-        spots = self.spots
-        emptied = [spots[i] for i in diff if nkey[i] is None]
-        filled = [spots[i] for i in diff if key[i] is None]
-        swapped = [spots[i] for i in diff if key[i] is not None and nkey[i] is not None]
-        if self._hanky:  # a string move recolours rings: read the move first
-            why = self._hanky_reason(state, nkey, emptied, filled)
-        elif swapped:
-            why = None
-        else:
-            why = self._mill_reason(state, nkey, emptied, filled, depth)
-        if why:
-            return why
-        if swapped:
-            return f"the piece on {swapped[0]} is not the one that stood there"
-        if len(diff) > 4:
-            return f"{len(diff)} points changed at once"
-        return "the board does not match any move allowed now"
-
-    def _mill_reason(self, state, nkey, emptied, filled, depth) -> str | None:
-        me = state.to_move
-        if len(filled) == 1 and not emptied:
-            who = self._seen_owner(nkey, filled[0])
-            if who is not None and who != me and state.phase != "removal":
-                return f"it is {self._name(me)}'s turn, not {self._name(who)}'s"
-            return state.why_illegal(filled[0])
-        if len(emptied) == 1 and not filled:
-            spot = emptied[0]
-            if state.position()[spot].owner != me:
-                return state.why_illegal("x" + spot)
-            if state.phase == "removal":
-                return f"take one of the other player's pieces off, not your own ({spot})"
-            if state.phase == "placement":
-                return f"pieces stay where they are put until all are placed: put {spot} back"
-            return f"the piece on {spot} has nowhere to go"
-        if len(emptied) == 1 and len(filled) == 1:
-            src, dst = emptied[0], filled[0]
-            owner = state.position()[src].owner
-            if owner != me and state.phase != "removal":
-                return f"it is {self._name(me)}'s turn, not {self._name(owner)}'s"
-            why = state.why_illegal(f"{src}-{dst}")
-            if why and "not next to" in why and getattr(state.rules, "jump_step", None):
-                why = state.why_illegal(f"{src}*{dst}") or why
-            if why is None:
-                who = self._seen_owner(nkey, dst)
-                if who is not None and who != me:
-                    return f"it is {self._name(me)}'s turn, not {self._name(who)}'s"
-            return why
-        if depth == 0 and len(emptied) + len(filled) <= 4:
-            # Two steps at once, the second not allowed: name the first and what is wrong after it.
-            for s1, after1, k1 in self._table(state).entries:
-                if _near(k1, nkey, 2):
-                    why = self._reason(after1, nkey, depth + 1)
-                    return f"after {self._step_words((s1,))[0]}: {why}"
-        return None
-
-    def _hanky_reason(self, state, nkey, emptied, filled) -> str | None:
-        rules = state.rules
-        gems_gone = [s for s in emptied if s not in rules.index]
-        gems_new = [s for s in filled if s not in rules.index]
-        rings_gone = [s for s in emptied if s in rules.index]
-        rings_new = [s for s in filled if s in rules.index]
-        if state.phase == "placement":
-            if gems_gone or rings_gone:
-                return "in Phase I pieces are only put down, one cluster at a time"
-            new = set(gems_new) | set(rings_new)
-            for sq, pts in self._square_spots.items():
-                if new <= {sq, *pts}:
-                    why = state.why_illegal(sq)
-                    return why or f"a cluster on {sq} is a gem and four rings of the player to move"
-            return "a cluster is a gem on a whole square and a ring on each of its four points"
-        if gems_gone:
-            return f"the gem on {gems_gone[0]} has not been captured: it stays until it is"
-        if gems_new:
-            return f"gems are not put down in Phase II ({gems_new[0]})"
-        if len(rings_gone) == 1 and len(rings_new) == 1:
-            src, dst = rings_gone[0], rings_new[0]
-            path = self._guess_path(state, src, dst)
-            why = state.why_illegal("-".join(path)) if path else state.why_illegal(f"{src}-{dst}")
-            if why is None and path:
-                return f"the rings between {src} and {dst} do not show the colours that move leaves"
-            return why
-        if len(rings_gone) == 1 and not rings_new:
-            return f"a ring was taken off {rings_gone[0]}: rings move along the lines, they are not removed"
-        if len(rings_new) == 1 and not rings_gone:
-            return f"a ring was added on {rings_new[0]}: in Phase II rings only move"
-        return None
-
-    def _guess_path(self, state, src: str, dst: str) -> list[str] | None:
-        """The shortest line of rings from ``src`` to ``dst`` (the path a player most likely pushed)."""
-        pos = state.position()
-        nb = self._neighbours
-        parent = {src: None}
-        queue = deque([src])
-        while queue:
-            p = queue.popleft()
-            for q in nb[p]:
-                if q in parent:
-                    continue
-                if q == dst:
-                    path = [dst, p]
-                    while parent[path[-1]] is not None:
-                        path.append(parent[path[-1]])
-                    return path[::-1]
-                if q in pos:
-                    parent[q] = p
-                    queue.append(q)
-        return None
-
     # ------------------------------------------------------------------ words
-    def _owner_to_move(self, state) -> int:
-        """The owner number (colour) of the pieces of the player to move."""
-        if self._hanky:
-            return state.side + 1
-        return state.to_move
+    def colour_name(self, colour: int) -> str:
+        """What players call the pieces of ``colour`` ("white", "yellow")."""
+        return self.rules.colour_name(colour)
 
-    def _name(self, owner: int, kind: str = "ring") -> str:
-        if self._hanky:
-            names = HANKY_NAMES.get(owner)
-            if names is None:
-                return f"side {owner}"
-            return names["gem" if kind == "gem" else "ring"]
-        return HTJB_NAMES.get(owner, f"player {owner}")
+    def step_spots(self, step: Step) -> tuple[str, ...]:
+        """The spots a step touches (lit on the LEDs)."""
+        return self.rules.step_spots(step)
 
-    def _seen_owner(self, key: tuple, spot: str) -> int | None:
-        v = key[self._index[spot]]
-        if v is None or self.sees == "occupancy":
-            return None
-        return v[0] if self.sees == "colour" else v
-
-    def _step_spots(self, step: Step) -> tuple[str, ...]:
-        if step.kind == CLUSTER:
-            return (step.dst,) + self._square_spots[step.dst]
-        if step.kind == MOVE and step.path:
-            return step.path
-        if step.kind == JUMP:
-            return (step.src,) + step.path
-        return tuple(p for p in (step.src, step.dst) if p)
-
-    def _step_words(self, steps: Sequence[Step]) -> list[str]:
+    def step_words(self, steps: Sequence[Step]) -> list[str]:
+        """Each step as a short phrase, for a list of candidates."""
         out = []
+        st = self.state
         for s in steps:
-            if s.kind == PLACE:
-                out.append(f"a piece on {s.dst}")
-            elif s.kind == REMOVE:
-                out.append(f"take off {s.dst}")
-            elif s.kind == CLUSTER:
-                out.append(f"a cluster on {s.dst}")
-            elif s.kind == JUMP:
-                out.append(f"jump {s.src} to {s.dst}")
-            elif s.kind == MOVE and len(s.path) > 2:
-                out.append(f"push {s.src} to {s.dst} ({len(s.path) - 1} rings)")
-            else:
-                out.append(f"{s.src} to {s.dst}")
+            mover = st.position().get(s.src) if s.src else None
+            out.append(step_words(s, mover.kind if mover else "piece"))
         return out
 
     def _describe_steps(self, before, steps: Sequence[Step], states: Sequence[Any]) -> str:
         parts = []
         st = before
         for step, after in zip(steps, states):
-            who = self._name(self._owner_to_move(st)).capitalize()
-            if step.kind == PLACE:
-                text = f"{who} put a piece on {step.dst}."
-            elif step.kind == REMOVE:
-                victim = st.position().get(step.dst)
-                whose = f"{self._name(victim.owner)} " if victim else ""
-                text = f"{who} took the {whose}piece off {step.dst}."
-            elif step.kind == CLUSTER:
-                text = f"{who} placed a cluster on {step.dst}."
-            elif step.kind == JUMP:
-                text = f"{who} jumped from {step.src} to {step.dst}."
-            elif self._hanky and len(step.path) > 2:
-                text = f"{who} pushed {len(step.path) - 1} rings from {step.src} to {step.dst}."
-            else:
-                text = f"{who} moved {step.src} to {step.dst}."
-            for event in getattr(after, "events", ()):
-                if "gem" in event:
-                    sq = event.split()[-1]
-                    gem = st.position().get(sq)
-                    colour = self._name(gem.owner, "gem") if gem else "the"
-                    text += f" {who} captured the {colour} gem on {sq}!"
-                else:
-                    text += f" {who} {event}."
+            who = self.colour_name(st.colour_to_move).capitalize()
+            text = describe_step(self.rules, st, step)
+            for event in after.events:
+                text += f" {who} {event}!"
             parts.append(text)
             st = after
         return " ".join(parts)
 
     def _to_remove(self) -> tuple[str, ...]:
-        state = self.state
         out = list(self._lift)
-        if state.phase == "removal":
-            out += [s.dst for s in state.legal_steps() if s.kind == REMOVE and s.dst not in out]
+        out += [s for s in self.state.removable() if s not in out]
         return tuple(out)
 
-    def _next_words(self) -> str:
+    def next_words(self) -> str:
         """What happens next, for the player: the result, a removal or lift to make, whose turn."""
         state = self.state
+        rules = self.rules
         if state.result is not None:
             r = state.result
             if r.winner is None:
-                return f"The game is a draw: {_plain(r.reason)}."
-            return f"{self._name(r.winner).capitalize()} wins: {_plain(r.reason)}."
+                return f"The game is a draw: {plain(r.reason)}."
+            return f"{self.colour_name(r.winner).capitalize()} wins: {plain(r.reason)}."
         parts = []
-        if self._lift:
-            for spot, v in self._lift.items():
-                kind = v[1] if self.sees == "colour" else ("gem" if spot not in state.rules.index else "ring")
-                parts.append(f"Lift the captured {kind} off {spot}.")
-        me = self._owner_to_move(state)
+        for spot, v in self._lift.items():
+            kind = v[1] if self.sees == "colour" else rules.kind_at(spot)
+            parts.append(f"Lift the captured {kind} off {spot}.")
+        me = state.colour_to_move
+        who = self.colour_name(me).capitalize()
+        prev = self._states[-2] if len(self._states) > 1 else None
+        same = prev is not None and prev.colour_to_move == me
         if state.phase == "removal":
             pos = state.position()
             victims = {pos[s].owner for s in self._to_remove() if s in pos}
-            whose = self._name(victims.pop()) + " " if len(victims) == 1 else ""
-            milled = (len(self._states) > 1 and self._history[-1].kind != REMOVE
-                      and self._owner_to_move(self._states[-2]) == me)
-            who = self._name(me).capitalize()
-            if milled:
-                parts.append(f"{who} made a mill! Take one {whose}piece off.")
+            whose = self.colour_name(victims.pop()) + " " if len(victims) == 1 else ""
+            if same and self._history[-1].kind != REMOVE:
+                parts.append(f"{who} made {rules.line_name}! Take one {whose}piece off.")
             else:
                 parts.append(f"{who}: take one {whose}piece off.")
         else:
-            who = self._name(me).capitalize()
-            left = getattr(state, "moves_left", 0) if state.phase == "movement" else 0
-            same = len(self._states) > 1 and self._owner_to_move(self._states[-2]) == me
-            if self._hanky and same and left == 1 and self._states[-2].to_move == state.to_move \
-                    and getattr(self._states[-2], "moves_left", 0) > 1:
+            left = state.moves_left if state.phase == "movement" else 0
+            if same and left == 1 and prev.to_move == state.to_move and prev.moves_left > 1:
                 parts.append(f"{who}: one more move.")
             else:
                 parts.append(f"{who} to play.")

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import engine
-from engine.core import CLUSTER, JUMP, MOVE, PLACE, REMOVE, Piece
+from engine.core import JUMP, MOVE, PLACE, REMOVE, Piece
 from hardware.buttons import Role, SimulatedButtons
 
 from . import referee as R
@@ -225,49 +225,45 @@ class Table:
     def _piece(self, words: Sequence[str], spot: str) -> Piece:
         if words:
             return parse_piece(self.game, words, spot)
-        s = self.session
-        if s.hanky:
-            kind = "gem" if spot not in self.game.board.points else "ring"
-            return Piece(s.mover(), kind)
-        return Piece(s.mover(), "man")
+        return Piece(self.session.mover(), self.game.rules.kind_at(spot))
 
     def _cluster(self, square: str, words: Sequence[str]) -> None:
+        """Every piece of a step that puts several down at once (a Brain Hanky cluster on ``square``)."""
         rules = self.game.rules
-        side = parse_piece(self.game, words).owner if words else self.session.mover()
-        self.board.put(square, Piece(side, "gem"))
-        for point in rules.hboard.squares[square].points.values():
-            self.board.put(point, Piece(side, "ring"))
+        colour = parse_piece(self.game, words).owner if words else self.session.mover()
+        try:
+            spots = rules.step_spots(rules.parse(square))
+        except engine.IllegalStep as exc:
+            raise ScenarioError(f"cluster {square}: {exc.reason}") from None
+        for spot in spots:
+            self.board.put(spot, Piece(colour, rules.kind_at(spot)))
 
 
 # ============================================================================ players
 def physical_after(state, step) -> dict[str, Piece]:
     """The board after ``step`` as hands leave it: the engine's position, with any piece the step
-    captured still on the cloth (players lift a captured gem after the move that took it)."""
-    before = state.position()
-    after = state.play(step).position()
-    moved = set(step.path) if step.kind == MOVE and step.path else {step.src, step.dst}
-    out = dict(after)
-    for spot, piece in before.items():
-        if spot not in after and spot not in moved and step.kind != REMOVE:
-            out[spot] = piece
+    captured still on the board (``State.leftovers``: players lift a captured gem after the move
+    that took it)."""
+    after = state.play(step)
+    out = after.position()
+    out.update(state.leftovers(step, after))
     return out
 
 
 def step_actions(state, step) -> list[Action]:
     """The physical actions that make ``step`` on the board, from ``state``."""
     step = state.parse(step) if not isinstance(step, engine.Step) else step
-    hanky = getattr(state.rules, "hboard", None) is not None
-    if step.kind == PLACE:
-        owner = state.to_move
-        return [Action("put", (step.dst, str(owner)))]
+    colour = str(state.colour_to_move)
     if step.kind == REMOVE:
         return [Action("take", (step.dst,))]
-    if step.kind == CLUSTER:
-        return [Action("cluster", (step.dst, str(state.side + 1)))]
+    if step.src is None and len(state.rules.step_spots(step)) > 1:
+        return [Action("cluster", (step.dst, colour))]  # several pieces put down at once
+    if step.kind == PLACE:
+        return [Action("put", (step.dst, colour))]
     if step.kind == JUMP:
         return [Action("move", (step.src, step.path[-1]))]
-    if step.kind == MOVE and hanky:
-        return [Action("push", tuple(step.path))]
+    if step.kind == MOVE and step.path:
+        return [Action("push", tuple(step.path))]  # every piece on the path moves on one place
     return [Action("move", (step.src, step.dst))]
 
 

@@ -24,10 +24,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from hardware.palette import OFF
-from hardware.terminal import BoardText
-
-from .textboard import board_text
+from .textboard import game_text, spot_grid
 
 __all__ = ["LiveScreen", "StoryScreen", "game_board", "led_board"]
 
@@ -41,15 +38,12 @@ STYLES = {"illegal": "bold red", "error": "bold red", "guidance": "bold magenta"
 # LED boards drawn in the story: the moments a player would look at the lights.
 STORY_LEDS = frozenset({"illegal", "waiting-removal", "guidance", "ambiguous", "over", "correction", "takeback"})
 
-# Brain Hanky ring colours (the cloth's pieces as the eye sees them) for drawing the game board.
-_HANKY_RGB = {1: (245, 245, 245), 2: (255, 210, 0), 3: (0, 190, 60), 4: (230, 20, 30), 5: (90, 90, 90),
-              6: (230, 0, 200)}
 
 
 def _step_points(session, steps) -> tuple[str, ...]:
     pts: list[str] = []
     for s in steps:
-        for p in session.referee._step_spots(s):
+        for p in session.referee.step_spots(s):
             if p not in pts:
                 pts.append(p)
     return tuple(pts)
@@ -57,30 +51,19 @@ def _step_points(session, steps) -> tuple[str, ...]:
 
 def game_board(session) -> Any:
     """The position the referee holds, drawn (the last step's points underlined)."""
-    state = session.state
     last = _step_points(session, session.history[-1:]) if session.history else ()
-    if not session.hanky:
-        return board_text(session.game.board, state.position(), highlight=last)
-    bt = _hanky_text(session)
-    frame = [OFF] * session.layout.count
-    for spot, piece in state.position().items():
-        for i in session.layout.points.get(spot, ()):
-            frame[i] = _HANKY_RGB.get(piece.owner, (200, 200, 200))
-    return bt.text(frame)
-
-
-def _hanky_text(session) -> BoardText:
-    bt = getattr(session, "_screen_board_text", None)
-    if bt is None:
-        bt = BoardText(session.layout, session.spots)
-        session._screen_board_text = bt
-    return bt
+    return game_text(session.game, session.state.position(), last, layout=session.layout, spots=session.spots)
 
 
 def led_board(session, pixels) -> Any:
     """The LED board as the pixels show it now (``pixels``: a ``FrameSink``)."""
-    bt = _hanky_text(session)
-    return bt.text(pixels.frame, pixels.caption)
+    return spot_grid(session.layout, session.spots).text(pixels.frame, pixels.caption)
+
+
+def _width(renderable: Any) -> int:
+    """Columns a picture needs (to decide side by side or one under the other)."""
+    plain = renderable.plain if isinstance(renderable, Text) else str(renderable)
+    return max((len(line) for line in plain.splitlines()), default=0)
 
 
 def status_line(session, t: float) -> str:
@@ -90,11 +73,11 @@ def status_line(session, t: float) -> str:
         who = "a draw" if r.winner is None else f"player {r.winner} wins"
         head = f"Game over: {who} ({r.reason})"
     else:
-        who = session.referee._name(session.mover()).capitalize()
+        who = session.referee.colour_name(session.mover()).capitalize()
         head = f"{who} to move ({st.phase})"
     caps = session.captures()
     if any(caps.values()):
-        head += " · captured: " + ", ".join(f"{session.referee._name(p)} {n}" for p, n in caps.items())
+        head += " · captured: " + ", ".join(f"{session.referee.colour_name(p)} {n}" for p, n in caps.items())
     c = session.clock
     if c is not None:
         head += " · clock: " + "  ".join(f"{p}: {_clock_text(c.remaining(p, t))}" for p in range(1, c.players + 1))
@@ -161,14 +144,18 @@ class StoryScreen:
 
     def pictures(self, session, *, board: bool = True, leds: bool = True) -> None:
         """The game board and the LED board, side by side."""
-        row = []
+        row, widths = [], []
         if board:
-            row.append(Group(Text("the game, as the referee holds it", style="dim"), game_board(session)))
+            picture = game_board(session)
+            row.append(Group(Text("the game, as the referee holds it", style="dim"), picture))
+            widths.append(_width(picture))
         if leds and self.pixels is not None:
-            row.append(Group(Text("the LEDs", style="dim"), led_board(session, self.pixels)))
+            picture = led_board(session, self.pixels)
+            row.append(Group(Text("the LEDs", style="dim"), picture))
+            widths.append(_width(picture))
         if not row:
             return
-        if session.hanky:  # the cloth is wide: one picture under the other
+        if sum(widths) + 6 * (len(row) - 1) > max(self.console.width, 100):  # too wide: one under the other
             for part in row:
                 self.console.print(part)
         else:
@@ -219,12 +206,14 @@ class LiveScreen:
         self.draw(session, t)
 
     def render(self, session, t: float) -> Any:
-        parts = [Panel(game_board(session), title="the game", border_style="grey50", expand=False)]
+        pictures = [game_board(session)]
         if self.pixels is not None:
-            parts.append(Panel(led_board(session, self.pixels), title="the LEDs", border_style="grey50",
-                               expand=False))
-        wide = 2 * (_hanky_text(session).width + 4) + 4
-        if session.hanky and self.console.width < wide:  # the cloth is wide: one under the other
+            pictures.append(led_board(session, self.pixels))
+        parts = [Panel(pictures[0], title="the game", border_style="grey50", expand=False)]
+        if len(pictures) > 1:
+            parts.append(Panel(pictures[1], title="the LEDs", border_style="grey50", expand=False))
+        wide = sum(_width(p) + 4 for p in pictures) + 4 * (len(pictures) - 1)
+        if self.console.width < wide:  # too wide side by side: one under the other
             boards: Any = Group(*parts)
         else:
             boards = Table.grid(padding=(0, 4))

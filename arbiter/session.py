@@ -31,7 +31,7 @@ verdict             signal events
 step, steps         ``StepAccepted`` on the step's points, ``Turn`` (the player to move)
 correction          ``Fixed``, ``StepAccepted`` on the new step's points, ``Turn``
 waiting-removal     as a step, then ``Removable`` (a mill's choice of pieces) or ``GemToTake``
-                    (captured Brain Hanky pieces still on the cloth)
+                    (captured pieces still on the board, ``State.leftovers``)
 illegal             ``IllegalChange`` on the points that differ; ``Fixed`` when put back
 in-progress         ``Guidance(put=...)``: where the lifted piece may go
 ambiguous           ``StepAccepted`` on the candidate on offer; the screen lists them; menu
@@ -51,10 +51,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from engine.core import REMOVE
 from engine.observation import Observation
 from hardware.buttons import Buttons, Role
-from hardware.leds import Pixels
+from hardware.pixels import Pixels
 from hardware.palette import OFF, RGB, STANDARD, Palette
 from hardware.signals import (
     ClockWarning,
@@ -135,8 +134,8 @@ class Session:
     ``reader``: anything with ``sees`` and ``read() -> Observation`` (``SimCamera``,
     ``SensorGrid``, ``CameraReader``). ``history``: steps already played (a resumed journal),
     replayed by the referee from ``state`` (default the game's start). ``journal``: where
-    accepted steps go first (None: no journal, e.g. a Brain Hanky position set up by hand, which
-    a journal could not replay). ``clock``: an ``arbiter.clocks.Clock`` (two-player games),
+    accepted steps go first (None: no journal, e.g. a position set up by hand, which a journal
+    could not replay). ``clock``: an ``arbiter.clocks.Clock`` (two-player games),
     started by ``start``. ``pixels``: the LEDs (None: signals are tracked but not shown).
     ``screen``: an ``arbiter.screen`` screen, or None. ``resumed``: check the board against the
     journal first and guide the players to set it right.
@@ -153,7 +152,6 @@ class Session:
         self.game = engine.load(game) if isinstance(game, str) else game
         self.reader = reader
         self.sees = reader.sees
-        self.hanky = getattr(self.game.rules, "hboard", None) is not None
         self.referee = Referee.from_steps(self.game, list(history), self.sees, state,
                                           takeback_hold_s=takeback_hold_s)
         self._start_state = state
@@ -201,14 +199,7 @@ class Session:
     def mover(self, state=None) -> int:
         """The colour (owner number) of the pieces of the player to move."""
         st = state if state is not None else self.state
-        return st.side + 1 if self.hanky else st.to_move
-
-    def _winner_colour(self, result: engine.Result) -> int | None:
-        if result.winner is None:
-            return None
-        if self.hanky:
-            return self.game.rules.side_of(result.winner - 1) + 1
-        return result.winner
+        return st.colour_to_move
 
     # ------------------------------------------------------------------ the loop
     def start(self) -> None:
@@ -230,7 +221,7 @@ class Session:
             message = (f"Resumed the game after {n} step{'s' if n != 1 else ''}. Checking the board "
                        f"against the journal: set it out as the lights show.")
         else:
-            message = self.referee._next_words()
+            message = self.referee.next_words()
         self._announce(Announcement(t, "start", message), events)
 
     def poll(self) -> list[Announcement]:
@@ -379,7 +370,7 @@ class Session:
             return ()
         pts: list[str] = []
         for step in v.candidates[i % len(v.candidates)]:
-            for p in self.referee._step_spots(step):
+            for p in self.referee.step_spots(step):
                 if p not in pts:
                     pts.append(p)
         return tuple(pts)
@@ -392,8 +383,8 @@ class Session:
         st = self.state
         words = []
         for step in steps:
-            who = self.referee._name(self.mover(st))
-            what = self.referee._step_words((step,))[0].replace("a piece on ", "on ")
+            who = self.referee.colour_name(self.mover(st))
+            what = self.referee.step_words((step,))[0].replace("a piece on ", "on ")
             words.append(f"{who} {what}")
             try:
                 st = st.play(step)
@@ -500,7 +491,7 @@ class Session:
         self.result = result
         if self.clock is not None:
             self.clock.stop(t)
-        events.append(GameOver(self._winner_colour(result)))
+        events.append(GameOver(result.winner))
 
     def pause(self) -> None:
         """Stop for now (Ctrl-C, the program closing): the clock reading goes to the journal."""
@@ -550,18 +541,7 @@ class Session:
 
     def captures(self) -> dict[int, int]:
         """Pieces each colour has captured so far."""
-        st = self.state
-        if self.hanky:
-            return st.piles_by_side()
-        if hasattr(st, "captured_by"):
-            return {p: st.captured_by(p) for p in range(1, self.game.players + 1)}
-        counts = {p: 0 for p in range(1, self.game.players + 1)}
-        s = self.referee._states[0]
-        for step in self.history:
-            if step.kind == REMOVE:
-                counts[s.to_move] += 1
-            s = s.play(step)
-        return counts
+        return self.state.captures()
 
 
 def _fix_words(put, take) -> str:
@@ -575,5 +555,5 @@ def _fix_words(put, take) -> str:
 
 def _result_words(result: engine.Result, referee: Referee) -> str:
     if result.winner is None:
-        return f"The game is a draw: {R._plain(result.reason)}."
-    return f"Player {result.winner} wins: {R._plain(result.reason)}."
+        return f"The game is a draw: {R.plain(result.reason)}."
+    return f"{referee.colour_name(result.winner).capitalize()} wins: {R.plain(result.reason)}."

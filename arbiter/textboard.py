@@ -3,15 +3,24 @@
 Points sit on a character grid (4 columns and 2 rows per board unit); edges are drawn as lines
 between them, so every HTJB board looks like the printed one. Pieces use distinct glyphs per
 player, so the picture still reads when colour is off (piped output, CI logs).
+
+A game's board on the play screen is drawn by the text drawer of its board's style
+(``TEXT_BOARDS``, keyed by ``BoardGraph.style``): HTJB boards as above; Brain Hanky's cloth,
+whose hundreds of points would not fit a line drawing, as its spots coloured by the pieces on
+them (``hardware.terminal.BoardText``, the same grid the LED board is drawn on). A style with no
+drawer of its own is drawn as lines and points.
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Callable
+from typing import Any, Mapping
 
 from rich.text import Text
 
 from engine.boards import BoardGraph
+from hardware.palette import OFF
+from hardware.terminal import BoardText
 
 GLYPHS = {1: "●", 2: "○", 3: "▲", 4: "■"}
 STYLES = {1: "bold bright_white", 2: "bold red", 3: "bold green", 4: "bold blue"}
@@ -78,3 +87,42 @@ def board_text(board: BoardGraph, position: Mapping[str, object] | None = None,
         footer = "".join(files.get(c, " ") for c in range(width))
         text.append("  " + footer + "\n", style="dim")
     return text
+
+
+# Brain Hanky ring colours (the cloth's pieces as the eye sees them) for drawing the game board.
+CLOTH_RGB = {1: (245, 245, 245), 2: (255, 210, 0), 3: (0, 190, 60), 4: (230, 20, 30), 5: (90, 90, 90),
+             6: (230, 0, 200)}
+_GRIDS: dict[int, tuple[Any, BoardText]] = {}
+
+
+def spot_grid(layout, spots) -> BoardText:
+    """The character grid of ``layout``'s spots (kept: building one takes a moment on a cloth)."""
+    held = _GRIDS.get(id(layout))
+    if held is None or held[0] is not layout:
+        if len(_GRIDS) > 32:
+            _GRIDS.clear()
+        held = _GRIDS[id(layout)] = (layout, BoardText(layout, spots))
+    return held[1]
+
+
+def _lines_text(game, position, highlight, layout, spots) -> Text:
+    return board_text(game.board, position, highlight=highlight)
+
+
+def _cloth_text(game, position, highlight, layout, spots) -> Text:
+    grid = spot_grid(layout, spots)
+    frame = [OFF] * layout.count
+    for spot, piece in position.items():
+        for i in layout.points.get(spot, ()):
+            frame[i] = CLOTH_RGB.get(piece.owner, (200, 200, 200))
+    return grid.text(frame)
+
+
+# Board style -> how a position on a board of that style is drawn in the terminal.
+TEXT_BOARDS: dict[str, Callable[..., Text]] = {"htjb": _lines_text, "brain-hanky": _cloth_text}
+
+
+def game_text(game, position: Mapping[str, Any], highlight: tuple[str, ...] = (), *, layout, spots) -> Text:
+    """``position`` of ``game`` as the play screen draws it (``layout``/``spots``: the LED map's)."""
+    draw = TEXT_BOARDS.get(game.board.style, _lines_text)
+    return draw(game, position, highlight, layout, spots)

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from .core import Piece, Step
 from .observation import OCCUPIED, SEES
-from .protocol import step_words
+from .words import step_words
 
 MAX_CACHE = 512  # states whose keys and tables are kept
 

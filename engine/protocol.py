@@ -38,11 +38,24 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, runtime_checkable
 
-from .core import CLUSTER, JUMP, MOVE, PLACE, REMOVE, Piece, Result, Step
+from .core import JUMP, MOVE, REMOVE, Piece, Result, Step
 
 if TYPE_CHECKING:  # pragma: no cover
     from .boards import BoardGraph
     from .explain import Explainer
+
+class Draws:
+    """A game's chance draws (Brain Hanky's move chooser): recorded values first, then an RNG.
+
+    ``Rules.new(draws=...)`` takes this, a plain list of values (a record's), or a
+    ``random.Random``. A journal resumed mid-game passes the values drawn so far and an RNG for
+    the turns still to come.
+    """
+
+    def __init__(self, values: Sequence[int] = (), rng: random.Random | None = None):
+        self.values = list(values)
+        self.rng = rng
+
 
 # Colour words players use for the pieces of colours 1..4 of the HTJB games (and any family that
 # does not name its own): the men of the first player are white, the second's black.
@@ -93,6 +106,7 @@ class Rules(Protocol):
     family: str
     piece_kinds: tuple[str, ...]
     has_jumps: bool
+    line_name: str
 
     @property
     def colours(self) -> int: ...  # how many piece colours are in play
@@ -101,7 +115,7 @@ class Rules(Protocol):
     @property
     def draw_values(self) -> tuple[int, ...] | None: ...  # what a chance draw may be; None: none
 
-    def new(self, *, draws: Sequence[int] | random.Random | None = None) -> State: ...
+    def new(self, *, draws: "Draws | Sequence[int] | random.Random | None" = None) -> State: ...
     def parse(self, text: str) -> Step: ...
     def spot_xy(self, spot: str) -> tuple[float, float]: ...
     def kind_at(self, spot: str) -> str: ...
@@ -125,6 +139,7 @@ class RulesBase:
     family = ""  # the registry key of the family (engine.games.FAMILIES), set by each family
     piece_kinds: tuple[str, ...] = ("man",)  # the kinds of piece in play
     has_jumps = False  # whether a piece may leap over another (a long move is then read as a jump)
+    line_name = "a line"  # what completing a line that removes is called, with its article ("a mill")
 
     def kind_at(self, spot: str) -> str:
         """The kind of piece that stands on ``spot`` (the first kind, unless a family says)."""
@@ -231,41 +246,4 @@ class StateBase:
         return []
 
 
-def describe_step(rules: Any, before: Any, step: Step) -> str:
-    """One step in players' words, as the referee announces it: "White moved d2 to d3."."""
-    who = rules.colour_name(before.colour_to_move).capitalize()
-    if step.kind == PLACE:
-        return f"{who} put a piece on {step.dst}."
-    if step.kind == REMOVE:
-        victim = before.position().get(step.dst)
-        whose = f"{rules.colour_name(victim.owner)} " if victim else ""
-        return f"{who} took the {whose}piece off {step.dst}."
-    if step.kind == CLUSTER:
-        return f"{who} placed a cluster on {step.dst}."
-    if step.kind == JUMP:
-        return f"{who} jumped from {step.src} to {step.dst}."
-    if step.kind == MOVE and len(step.path) > 2:
-        mover = before.position().get(step.src)
-        kind = mover.kind if mover else "piece"
-        return f"{who} pushed {len(step.path) - 1} {kind}s from {step.src} to {step.dst}."
-    return f"{who} moved {step.src} to {step.dst}."
-
-
-def step_words(step: Step, kind: str = "piece") -> str:
-    """A step as a short phrase for lists of candidates: "a piece on d2", "d2 to d3".
-
-    ``kind``: what a push moves ("ring"), for the words of a string move."""
-    if step.kind == PLACE:
-        return f"a piece on {step.dst}"
-    if step.kind == REMOVE:
-        return f"take off {step.dst}"
-    if step.kind == CLUSTER:
-        return f"a cluster on {step.dst}"
-    if step.kind == JUMP:
-        return f"jump {step.src} to {step.dst}"
-    if step.kind == MOVE and len(step.path) > 2:
-        return f"push {step.src} to {step.dst} ({len(step.path) - 1} {kind}s)"
-    return f"{step.src} to {step.dst}"
-
-
-__all__ = ["COLOUR_WORDS", "Rules", "RulesBase", "State", "StateBase", "describe_step", "step_words"]
+__all__ = ["COLOUR_WORDS", "Draws", "Rules", "RulesBase", "State", "StateBase"]

@@ -18,7 +18,7 @@ import importlib
 import re
 from typing import Any
 
-from .leds import LedError, Pixels
+from .pixels import LedError, Pixels
 from .palette import RGB
 from .power import Power
 

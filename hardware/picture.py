@@ -21,7 +21,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 from engine.boards.graph import wrapped_delta
 
 from .layout import STATUS, LayoutMap, Spots, nearest_spacing
-from .leds import LedError, Pixels
+from .pixels import LedError, Pixels
 from .palette import OFF, RGB
 from .power import Power
 

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from .layout import LayoutError, LayoutMap, spots_for
-from .leds import Pixels
+from .pixels import Pixels
 from .palette import OFF, RGB, STANDARD, Palette, mix, scale
 
 

@@ -20,7 +20,7 @@ from rich.live import Live
 from rich.text import Text
 
 from .layout import STATUS, LayoutMap, Spots, nearest_spacing
-from .leds import Pixels
+from .pixels import Pixels
 from .palette import OFF, RGB
 from .picture import perceived
 from .power import Power

@@ -35,6 +35,7 @@ from . import registration as rg
 from . import sampling
 from .classify import decide, distances
 from .families import Family, family_for
+from .occlusion import HandCheck
 
 FORMAT = "arbiter-calibration"
 VERSION = 1
@@ -352,9 +353,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
 
     say("learning the piece colours")
     rel, ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
-    from .reader import BoardReader  # late: the reader is built on this module
-
-    over = BoardReader(cal).probe_check(ratio)
+    over = HandCheck.of(cal).check(ratio).reason
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
         # an arm was over the board in one of them.

@@ -10,9 +10,13 @@ The reader is one piece of code for every board. What differs between families i
 * the *piece classes* to learn at calibration: (owner, kind) pairs with a name a person knows
   ("white man", "gold gem").
 
-A new family (the two-grid gem game, Thinking In Circles, Brainmaster) adds a ``Family`` here
-from its board data; only a piece that cannot be told by colour over a disc or an annulus would
-need a classifier of its own.
+Which reading data a game gets is looked up by its engine family (``READERS``, keyed by
+``Rules.family``); a family with no entry is read as men on points (a disc over every spot,
+one class per colour and piece kind), which suits any game of flat pieces on points. A new
+family whose pieces need another look (the two-grid gem game, Thinking In Circles, Brainmaster)
+adds one entry here; only a piece that cannot be told by colour over a disc or an annulus would
+need a classifier of its own. Spots, their coordinates, piece kinds and the names players call
+the pieces by all come from the engine's family protocol, so they never disagree with the rules.
 
 Sizes are in board units and follow the printed boards (``vision.printable``): HTJB men are
 0.34 units in radius on boards whose points are one unit apart; Brain Hanky rings have their
@@ -27,13 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.observation import spots_of
-
-# Colour words for owners, used in messages and the overlay ("player 2 (black) man").
-HTJB_NAMES = {1: "white", 2: "black", 3: "red", 4: "blue"}
-HANKY_NAMES = {1: {"ring": "white", "gem": "silver"}, 2: {"ring": "yellow", "gem": "gold"},
-               3: {"ring": "green", "gem": "emerald"}, 4: {"ring": "red", "gem": "ruby"},
-               5: {"ring": "black", "gem": "onyx"}, 6: {"ring": "magenta", "gem": "pink"}}
+from collections.abc import Callable
 
 
 @dataclass(frozen=True)
@@ -100,6 +98,8 @@ class Family:
     # A probe whose change of light differs from its neighbours' by more than this (log units)
     # deviates; Brain Hanky's probes sit close to the webs' lines and vary more on their own.
     probe_threshold: float = 0.1
+    # The smallest camera frame (width, height) its pieces read reliably at (the simulator's size).
+    frame: tuple[int, int] = (480, 360)
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
         return tuple(c for c in self.classes if c.kind == kind)
@@ -116,24 +116,38 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 
 
+def _classes(game) -> tuple[PieceClass, ...]:
+    """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
+    rules = game.rules
+    return tuple(PieceClass(o, k, rules.piece_name(o, k)) for o in range(1, rules.colours + 1)
+                 for k in rules.piece_kinds)
+
+
+def _spots(game) -> tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]:
+    rules = game.rules
+    spots = tuple(rules.spots)
+    xy = np.array([rules.spot_xy(s) for s in spots], np.float64)
+    return spots, xy, tuple(rules.kind_at(s) for s in spots)
+
+
+def men_on_points(game) -> Family:
+    """Flat pieces on points (HTJB men, chips): a disc sampled inside each piece."""
+    spots, xy, kinds = _spots(game)
+    return Family("htjb", spots, xy, kinds, {k: HTJB_MAN for k in set(kinds)}, _classes(game))
+
+
+def rings_and_gems(game) -> Family:
+    """Brain Hanky's cloth: hollow rings on points (an annulus over the band), gems on squares."""
+    spots, xy, kinds = _spots(game)
+    return Family("brain-hanky", spots, xy, kinds, {"ring": HANKY_RING, "gem": HANKY_GEM}, _classes(game),
+                  probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
+                  probe_threshold=0.15, frame=(800, 600))
+
+
+# Engine family (``Rules.family``) -> the reader's data for a game of it.
+READERS: dict[str, Callable[..., Family]] = {"mills": men_on_points, "brain-hanky": rings_and_gems}
+
+
 def family_for(game) -> Family:
     """The reader's view of ``game`` (an ``engine.Game``)."""
-    spots = spots_of(game)
-    hboard = getattr(game.rules, "hboard", None)
-    board = game.board
-    if hboard is not None:
-        sides = 2 if game.players == 4 else game.players
-        xy = [board.coords[s] if s in board.coords else hboard.squares[s].centre for s in spots]
-        kinds = tuple("ring" if s in board.coords else "gem" for s in spots)
-        classes = tuple(PieceClass(o, k, f"{HANKY_NAMES[o][k]} {k}") for o in range(1, sides + 1)
-                        for k in ("ring", "gem"))
-        if getattr(game.settings, "gems", 1) == 0 or game.name == "brain-hanky-gemless":
-            classes = tuple(c for c in classes if c.kind == "ring")
-        return Family("brain-hanky", spots, np.array(xy, np.float64), kinds,
-                      {"ring": HANKY_RING, "gem": HANKY_GEM}, classes,
-                      probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
-                      probe_threshold=0.15)
-    classes = tuple(PieceClass(o, "man", f"{HTJB_NAMES.get(o, f'player {o}')} man")
-                    for o in range(1, game.players + 1))
-    xy = np.array([board.coords[s] for s in spots], np.float64)
-    return Family("htjb", spots, xy, ("man",) * len(spots), {"man": HTJB_MAN}, classes)
+    return READERS.get(game.rules.family, men_on_points)(game)

@@ -22,14 +22,24 @@ UNSURE_COLOUR = (40, 40, 230)
 PROBE_COLOUR = (220, 200, 40)
 
 
-def piece_colour(cal: Calibration, owner: int, kind: str) -> tuple[int, int, int]:
-    if cal.family.name == "brain-hanky":
-        from .render_hanky import HANKY_COLOURS
+def _cloth_colour(owner: int, kind: str) -> tuple[int, int, int]:
+    from .render_hanky import HANKY_COLOURS
 
-        return HANKY_COLOURS.get(owner, {}).get(kind, (128, 128, 128))
+    return HANKY_COLOURS.get(owner, {}).get(kind, (128, 128, 128))
+
+
+def _man_colour(owner: int, kind: str) -> tuple[int, int, int]:
     from .render import PLAYER_COLOURS
 
     return PLAYER_COLOURS.get(owner, (128, 128, 128))
+
+
+# The reader's family (``Family.name``) -> the colour a piece is drawn in, as its renderer draws it.
+PIECE_COLOURS = {"brain-hanky": _cloth_colour, "htjb": _man_colour}
+
+
+def piece_colour(cal: Calibration, owner: int, kind: str) -> tuple[int, int, int]:
+    return PIECE_COLOURS.get(cal.family.name, _man_colour)(owner, kind)
 
 
 def draw_overlay(image: np.ndarray, cal: Calibration, obs: Observation, diagnostics=None,

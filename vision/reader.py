@@ -27,8 +27,7 @@ from engine.observation import Observation, Reading
 from . import registration as rg
 
 from .calibration import Calibration, classify_all, read_samples
-
-PROBE_NEIGHBOURS = 16
+from .occlusion import HandCheck
 
 
 @dataclass
@@ -56,12 +55,7 @@ class BoardReader:
         self.probe_threshold = probe_threshold or calibration.family.probe_threshold
         self.probe_count = probe_count
         self.last = Diagnostics()
-        pr = calibration.probes
-        d = np.round(np.linalg.norm(pr[:, None, :] - pr[None, :, :], axis=2), 9)
-        k = min(PROBE_NEIGHBOURS + 1, len(pr))
-        self._probe_near = np.argsort(d, axis=1, kind="stable")[:, 1:k]
-        spacing = float(np.sort(d, axis=1)[:, 1].max()) if len(pr) > 1 else 1.0
-        self._probe_adjacent = (d > 0) & (d <= 1.5 * spacing)
+        self._hands = HandCheck.of(calibration, self.probe_threshold, probe_count)
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
 
     def read(self, frame) -> Observation:
@@ -104,27 +98,11 @@ class BoardReader:
         return Observation(ordered, self.sees)
 
     def probe_check(self, ratio: np.ndarray) -> str:
-        """A reason if the background shows something over the board, else ''.
-
-        Light changes smoothly; a hand or arm does not. Each probe's light ratio (in log terms,
-        per channel) is compared with the median of its nearest probes; a probe off by more than
-        ``probe_threshold`` in any channel, or in the balance between channels (skin is redder
-        than the board's change of light), is deviating. A few deviating probes (``probe_count``)
-        mean something is over the board.
-        """
-        lr = np.log(np.maximum(ratio, 1e-3))
-        local = np.median(lr[self._probe_near], axis=1)
-        dev = np.abs(lr - local)
-        score = dev.max(axis=1)
-        self.last.probe_deviation = score
-        off = score > self.probe_threshold
-        bad = np.flatnonzero(off & (self._probe_adjacent[:, off].sum(axis=1) > 0))
-        self.last.deviating_probes = bad
-        if len(bad) >= self.probe_count:
-            where = self.cal.probes[bad].mean(axis=0)
-            near = self.cal.family.spots[int(np.argmin(np.linalg.norm(self.cal.family.xy - where, axis=1)))]
-            return f"something is over the board near {near} (a hand or arm?)"
-        return ""
+        """A reason if the background shows something over the board, else '' (``vision.occlusion``)."""
+        verdict = self._hands.check(ratio)
+        self.last.probe_deviation = verdict.deviation
+        self.last.deviating_probes = verdict.deviating
+        return verdict.reason
 
 
 def _board_of(cal: Calibration):

@@ -258,10 +258,13 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
         console.print(f"No reading: {obs.reason}")
         return
     pieces = {s: r.piece for s, r in obs.points.items() if r.piece is not None}
-    if cal.family.name == "htjb":
-        from ..textboard import board_text
+    from hardware.layout import load_map, spots_for
 
-        console.print(board_text(engine.load(game).board, pieces))
+    from ..textboard import game_text
+
+    g = engine.load(game)
+    spots = spots_for(g)
+    console.print(game_text(g, pieces, layout=load_map(None, spots), spots=spots))
     for s, p in pieces.items():
         console.print(f"  {s}: {cal.family.class_name(p.owner, p.kind)} "
                       f"(confidence {obs.points[s].confidence:.2f})")

@@ -33,7 +33,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..boards.brain_hanky import BrainHankyBoard, brain_hanky_board
 from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, Step, preflight
-from ..protocol import RulesBase, StateBase
+from ..protocol import Draws, RulesBase, StateBase
 from .history import record
 
 WEB_NAMES = ("orange", "blue")
@@ -280,7 +280,9 @@ class HankyRules(RulesBase):
             if chooser is None:
                 raise ValueError("move_chooser needs chooser=[k1, k2, ...] (a record's draws) or "
                                  "chooser=random.Random(seed)")
-            if not isinstance(chooser, Chooser):
+            if isinstance(chooser, Draws):
+                chooser = Chooser(chooser.values, chooser.rng)
+            elif not isinstance(chooser, Chooser):
                 chooser = Chooser(rng=chooser) if isinstance(chooser, random.Random) else Chooser(chooser)
         else:
             chooser = None

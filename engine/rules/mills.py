@@ -81,6 +81,7 @@ class MillSettings:
     ten_move_draw: bool = False  # M-1
     repetition_draw: bool = True  # G-3
     move_cap: int = 200  # G-3: moves (not placements) without a capture before a draw; 0 = no cap
+    line_name: str = "a mill"  # what players call a completed line, with its article ("a jare" in Shax)
 
 
 class MillRules(RulesBase):
@@ -101,6 +102,7 @@ class MillRules(RulesBase):
         # Hot settings copied flat: read on every step.
         self.players = s.players
         self.has_jumps = s.jumps
+        self.line_name = s.line_name
         self.two = s.players == 2
         self.track_breaks = s.reform != REFORM_FREE
         self.fly_at_three = s.flying == FLY_AT_THREE

@@ -1,0 +1,64 @@
+"""Is something over the board? The background probes' light, compared with their neighbours'.
+
+Light changes smoothly across a board; a hand or an arm (or its shadow's edge) does not. Each
+background probe's change of light since calibration (in log terms, per channel) is compared
+with the median of its nearest probes; a probe off by more than the family's threshold in any
+channel, or in the balance between channels (skin is redder than the board's change of light),
+deviates, and a few deviating probes next to each other mean something is over the board.
+
+Shared by the reader (every frame) and by calibration (the two calibration pictures must agree
+on the background, or a hand was in one of them), so it lives in a module of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+PROBE_NEIGHBOURS = 16
+
+
+@dataclass
+class ProbeVerdict:
+    """What the probes said: the reason (empty when nothing is over the board), each probe's
+    deviation, and the probes found deviating."""
+
+    reason: str
+    deviation: np.ndarray
+    deviating: np.ndarray
+
+
+class HandCheck:
+    """The probe neighbourhoods of one calibration, built once; ``check(ratio)`` per frame."""
+
+    def __init__(self, probes: np.ndarray, spots: tuple[str, ...], spot_xy: np.ndarray,
+                 threshold: float, count: int = 2):
+        self.probes = probes
+        self.spots = spots
+        self.spot_xy = spot_xy
+        self.threshold = threshold
+        self.count = count
+        d = np.round(np.linalg.norm(probes[:, None, :] - probes[None, :, :], axis=2), 9)
+        k = min(PROBE_NEIGHBOURS + 1, len(probes))
+        self.near = np.argsort(d, axis=1, kind="stable")[:, 1:k]
+        spacing = float(np.sort(d, axis=1)[:, 1].max()) if len(probes) > 1 else 1.0
+        self.adjacent = (d > 0) & (d <= 1.5 * spacing)
+
+    @classmethod
+    def of(cls, cal, threshold: float | None = None, count: int = 2) -> "HandCheck":
+        fam = cal.family
+        return cls(cal.probes, fam.spots, fam.xy, threshold or fam.probe_threshold, count)
+
+    def check(self, ratio: np.ndarray) -> ProbeVerdict:
+        lr = np.log(np.maximum(ratio, 1e-3))
+        local = np.median(lr[self.near], axis=1)
+        score = np.abs(lr - local).max(axis=1)
+        off = score > self.threshold
+        bad = np.flatnonzero(off & (self.adjacent[:, off].sum(axis=1) > 0))
+        reason = ""
+        if len(bad) >= self.count:
+            where = self.probes[bad].mean(axis=0)
+            near = self.spots[int(np.argmin(np.linalg.norm(self.spot_xy - where, axis=1)))]
+            reason = f"something is over the board near {near} (a hand or arm?)"
+        return ProbeVerdict(reason, score, bad)
