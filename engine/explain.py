@@ -255,6 +255,16 @@ class TableExplainer(Explainer):
                         out.append(Explanation((s1, s2), (after1, after2)))
         return out
 
+    @staticmethod
+    def _why(state, text: str, otherwise: str) -> str | None:
+        """What the rules say of the step written ``text``; ``otherwise`` when this game has no
+        such step at all (a tic-tac-toe has no removals and no moves to name)."""
+        try:
+            step = state.parse(text)
+        except ValueError:
+            return otherwise
+        return state.why_illegal(step)
+
     def _reason(self, state, key, emptied, filled, swapped, depth) -> str | None:
         """Read a step off the change and let the rules say what is wrong with it."""
         if swapped:
@@ -269,7 +279,7 @@ class TableExplainer(Explainer):
         if len(emptied) == 1 and not filled:
             spot = emptied[0]
             if pos[spot].owner != me:
-                return state.why_illegal("x" + spot)
+                return self._why(state, "x" + spot, f"pieces are not taken off in this game: put {spot} back")
             if state.phase == "removal":
                 return f"take one of the other player's pieces off, not your own ({spot})"
             if state.phase == "placement":
@@ -280,7 +290,7 @@ class TableExplainer(Explainer):
             owner = pos[src].owner
             if owner != me and state.phase != "removal":
                 return f"it is {self.name(me)}'s turn, not {self.name(owner)}'s"
-            why = state.why_illegal(f"{src}-{dst}")
+            why = self._why(state, f"{src}-{dst}", f"pieces do not move in this game: put {src} back")
             if why and "not next to" in why and self.rules.has_jumps:
                 why = state.why_illegal(f"{src}*{dst}") or why
             if why is None:

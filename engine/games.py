@@ -188,6 +188,35 @@ FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules}
 _BY_NAME = {spec.name: spec for spec in SPECS}
 
 
+def register(spec: GameSpec, rules: type | None = None) -> None:
+    """Add the game ``spec`` to the catalogue, and with ``rules`` its family's ruleset class.
+
+    This is how a family plugs into the engine: its ruleset (a ``protocol.RulesBase`` subclass
+    taking ``(name, settings)``) under ``spec.family``, and one ``GameSpec`` per game. Everything
+    else (the referee, the command line, the journal) finds the game by its name from then on.
+    """
+    global SPECS
+    if spec.name in _BY_NAME:
+        raise ValueError(f"a game called {spec.name!r} is already registered")
+    if rules is not None:
+        known = FAMILIES.get(spec.family)
+        if known is not None and known is not rules:
+            raise ValueError(f"family {spec.family!r} is already registered with {known.__name__}")
+        FAMILIES[spec.family] = rules
+    elif spec.family not in FAMILIES:
+        raise ValueError(f"unknown family {spec.family!r}: register it with its rules class")
+    SPECS = SPECS + (spec,)
+    _BY_NAME[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    """Take the game ``name`` out of the catalogue again (its family stays registered)."""
+    global SPECS
+    spec(name)
+    SPECS = tuple(s for s in SPECS if s.name != name)
+    del _BY_NAME[name]
+
+
 def spec(name: str) -> GameSpec:
     try:
         return _BY_NAME[name]
@@ -208,4 +237,9 @@ def names() -> list[str]:
     return [s.name for s in SPECS]
 
 
-__all__ = ["BadOption", "Game", "GameSpec", "SPECS", "load", "names", "spec"]
+def specs() -> tuple[GameSpec, ...]:
+    """Every registered game's spec, in catalogue order."""
+    return SPECS
+
+
+__all__ = ["BadOption", "Game", "GameSpec", "SPECS", "load", "names", "register", "spec", "specs", "unregister"]

@@ -54,12 +54,9 @@ def _value(piece: Piece | None, sees: str) -> Any:
 
 
 def spots_of(game) -> tuple[str, ...]:
-    """Every place a piece of ``game`` can stand: board points, and for Brain Hanky the gem squares."""
-    names = tuple(game.board.points)
-    hboard = getattr(game.rules, "hboard", None)
-    if hboard is not None:
-        names += tuple(hboard.whole_squares["O"]) + tuple(hboard.whole_squares["B"])
-    return names
+    """Every place a piece of ``game`` can stand (``Rules.spots``: the board's points, then its
+    cells off the graph, such as Brain Hanky's gem squares)."""
+    return tuple(game.rules.spots)
 
 
 def view(position: Mapping[str, Any], spots, sees: str = "colour") -> dict[str, Any]:

@@ -6,10 +6,10 @@ illegal change). It is a small JSON file the builder keeps beside the board, bec
 differs between builds: a strip laid in serpentine rows under the board, a small ring round each
 point, or an LED matrix.
 
-What a map covers: every *spot* of the board, meaning its points and, on a Brain Hanky board,
-its gem squares (``engine.observation.spots_of`` for a game). Maps are made per board, not per
-game, so one wired board serves every game played on it: a Brain Hanky map includes the gem
-squares even when the game played is gemless, and the extra pixels stay dark.
+What a map covers: every *spot* of the board (``BoardGraph.spots``), meaning its points and
+any cells off the graph where a piece stands (a Brain Hanky board's gem squares). Maps are made
+per board, not per game, so one wired board serves every game played on it: a Brain Hanky map
+includes the gem squares even when the game played is gemless, and the extra pixels stay dark.
 
 Maps are laid out from the engine's own coordinates (one geometry source per board):
 
@@ -38,8 +38,7 @@ from typing import Any
 import numpy as np
 
 import engine
-from engine.boards import BoardGraph, board as board_named, board_names, brain_hanky_for
-from engine.observation import spots_of
+from engine.boards import BoardGraph, board as board_named, board_names
 
 FORMAT = "arbiter-led-map"
 VERSION = 1
@@ -57,8 +56,8 @@ class LayoutError(ValueError):
 class Spots:
     """Every place on a board that can hold a piece, with its coordinates (board units, y up).
 
-    ``coords`` lists the board's points first, in the board's order, then any gem squares
-    (``gems``). ``board`` is the graph, for renderers that draw its lines.
+    ``coords`` lists the board's points first, in the board's order, then its cells off the graph
+    (``gems``: Brain Hanky's gem squares). ``board`` is the graph, for renderers that draw its lines.
     """
 
     board: BoardGraph
@@ -83,15 +82,11 @@ class Spots:
         return (min(xs), min(ys), max(xs), max(ys))
 
 
-def _gem_coords(hboard, names: Iterable[str]) -> dict[str, tuple[float, float]]:
-    return {n: tuple(float(v) for v in hboard.squares[n].centre) for n in names}  # type: ignore[misc]
-
-
 def spots_for(target: Any) -> Spots:
     """The spots of a game (``engine.Game`` or game name) or a board (``BoardGraph`` or name).
 
-    A game gives ``spots_of(game)``; a board gives its points plus, for a Brain Hanky board,
-    every whole square where a gem may stand, so a board's map serves all its games.
+    A board gives its points and its cells (a Brain Hanky board's gem squares), so a board's map
+    serves all its games; a game gives the board of its rules (``Rules.spots``).
     """
     if isinstance(target, Spots):
         return target
@@ -103,23 +98,14 @@ def spots_for(target: Any) -> Spots:
         else:
             raise LayoutError(f"{target!r} is neither a game nor a board; games: "
                               f"{', '.join(engine.names())}; boards: {', '.join(board_names())}")
-    if isinstance(target, BoardGraph):
-        coords = {p: target.coords[p] for p in target.points}
-        hboard = brain_hanky_for(target.name)
-        gems: tuple[str, ...] = ()
-        if hboard is not None:
-            gems = tuple(hboard.whole_squares["O"]) + tuple(hboard.whole_squares["B"])
-            coords.update(_gem_coords(hboard, gems))
-        return Spots(target, coords, frozenset(gems))
-    board = getattr(target, "board", None)
+    rules = getattr(target, "rules", None)
+    board = target if isinstance(target, BoardGraph) else getattr(target, "board", None)
     if not isinstance(board, BoardGraph):
         raise LayoutError(f"cannot find the spots of {target!r}: give a game, a board or their name")
-    names = spots_of(target)
-    coords = {p: board.coords[p] for p in board.points}
-    gems = tuple(n for n in names if n not in board.coords)
-    if gems:
-        coords.update(_gem_coords(target.rules.hboard, gems))
-    return Spots(board, coords, frozenset(gems))
+    names = tuple(rules.spots) if rules is not None else board.spots
+    every = board.spot_coords
+    coords = {n: tuple(float(v) for v in every[n]) for n in names}
+    return Spots(board, coords, frozenset(n for n in names if n in board.cells))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------- the map

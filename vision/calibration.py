@@ -222,40 +222,54 @@ def _array(value: Any, shape: tuple) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- the layout
+def _corners(game, family: Family) -> dict[str, Piece]:
+    """One piece of each class on the board's corners in turn: bottom-left, top-right, top-left,
+    bottom-right (as seen by player 1)."""
+    pos: dict[str, Piece] = {}
+    xy = family.xy
+    cx, cy = xy.mean(axis=0)
+    aims = [(-1, -1), (1, 1), (-1, 1), (1, -1)]
+    for c, (ax, ay) in zip(family.classes, aims):
+        score = (xy[:, 0] - cx) * ax + (xy[:, 1] - cy) * ay
+        for i in np.argsort(-score):
+            if family.spots[i] not in pos:
+                pos[family.spots[i]] = Piece(c.owner, c.kind)
+                break
+    return pos
+
+
+def _spread_squares(game, family: Family) -> dict[str, Piece]:
+    """Brain Hanky: a gem and a ring of each side, on squares spread over the cloth."""
+    pos: dict[str, Piece] = {}
+    hboard = game.rules.hboard
+    squares = list(hboard.whole_squares["O"])
+    sides = sorted({c.owner for c in family.classes})
+    step = max(1, len(squares) // len(sides))
+    for j, side in enumerate(sides):
+        sq = hboard.squares[squares[(j * step + step // 2) % len(squares)]]
+        if any(c.key == (side, "gem") for c in family.classes):
+            pos[sq.name] = Piece(side, "gem")
+        pos[sq.points["n"]] = Piece(side, "ring")
+    return pos
+
+
+# The reader's family (``Family.name``) -> where one piece of each class goes for calibration.
+LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares}
+
+
 def calibration_layout(game) -> tuple[dict[str, Piece], str]:
     """(position, description): what the pieces picture must show.
 
     The game's start position when it shows every piece class (Brain Hanky's battle lines, the
     3x3 games with fixed starts); otherwise one piece of each class on spots far apart, so
-    neighbours never touch: for HTJB boards the corners, for Brain Hanky a gem and a ring of
-    each side on squares spread over the board.
+    neighbours never touch (``LAYOUTS``): for HTJB boards the corners, for Brain Hanky a gem and
+    a ring of each side on squares spread over the board.
     """
     family = family_for(game)
-    start = dict(game.new().position()) if not getattr(game.settings, "move_chooser", False) else {}
+    start = dict(game.new().position()) if game.rules.draw_values is None else {}
     if start and {(p.owner, p.kind) for p in start.values()} >= {c.key for c in family.classes}:
         return start, "the game's start position"
-    pos: dict[str, Piece] = {}
-    if family.name == "htjb":
-        xy = family.xy
-        cx, cy = xy.mean(axis=0)
-        # Corners in turn: bottom-left, top-right, top-left, bottom-right (as seen by player 1).
-        aims = [(-1, -1), (1, 1), (-1, 1), (1, -1)]
-        for c, (ax, ay) in zip(family.classes, aims):
-            score = (xy[:, 0] - cx) * ax + (xy[:, 1] - cy) * ay
-            for i in np.argsort(-score):
-                if family.spots[i] not in pos:
-                    pos[family.spots[i]] = Piece(c.owner, c.kind)
-                    break
-    else:
-        hboard = game.rules.hboard
-        squares = list(hboard.whole_squares["O"])
-        sides = sorted({c.owner for c in family.classes})
-        step = max(1, len(squares) // len(sides))
-        for j, side in enumerate(sides):
-            sq = hboard.squares[squares[(j * step + step // 2) % len(squares)]]
-            if any(c.key == (side, "gem") for c in family.classes):
-                pos[sq.name] = Piece(side, "gem")
-            pos[sq.points["n"]] = Piece(side, "ring")
+    pos = LAYOUTS.get(family.name, _corners)(game, family)
     words = ", ".join(f"{family.class_name(p.owner, p.kind)} on {s}" for s, p in pos.items())
     return pos, f"one piece of each kind: {words}"
 

@@ -52,7 +52,9 @@ def board_extent(board) -> tuple[float, float, float, float]:
 
 def marker_ids(board) -> tuple[int, int, int, int]:
     """The four ids for ``board`` (bottom-left, bottom-right, top-right, top-left)."""
-    family = "brain-hanky" if board.name.startswith("brain-hanky") else board.name
+    # HTJB boards each have their own block; boards of another style share their style's block
+    # (every Brain Hanky cloth size uses the "brain-hanky" ids).
+    family = board.name if board.style == "htjb" else board.style
     block = _ID_BLOCKS.index(family) if family in _ID_BLOCKS else len(_ID_BLOCKS)
     base = 4 * block
     return (base, base + 1, base + 2, base + 3)

@@ -25,7 +25,7 @@ def games() -> None:
     table.add_column("board")
     table.add_column("options")
     table.add_column("what it is")
-    for spec in engine.games.SPECS:
+    for spec in engine.games.specs():
         opts = " ".join(f"--{o.name.replace('_', '-')}" for o in spec.options if o.name != "move_cap")
         table.add_row(spec.name, spec.settings.board, opts, spec.summary)
     console.print(table)
