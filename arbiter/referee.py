@@ -29,6 +29,14 @@ occupancy. The first of these that explains the board decides:
 8. anything else: ``illegal``, with the rule broken and the points that differ. The game waits
    until the board is put back (``restored``) or shows a legal step.
 
+Unsure readings. A reader that says how likely each class is on each spot (``Reading.probs``)
+is weighed, not just believed: the boards its reading could be (up to two unsure spots read as
+their runner-up class) are explained as above, each costing how much less likely the reader
+found it, and the cheapest wins only when it is clearly cheaper (``MARGIN``, 20 times as likely)
+than any explanation leading elsewhere and than "something else happened" (``SURPRISE``). A
+misread spot that no legal step explains then reads as the board it should be; a board two
+readings explain about equally gives ``unclear`` and nothing changes until a clearer look.
+
 Fewer assumed steps win: a board that one correction explains is not read as two new steps.
 When two explanations fit equally (an occupancy grid cannot tell whose piece went where) the
 verdict is ``ambiguous`` with the candidates; ``choose(candidate)`` settles it. A step that leaves
@@ -56,8 +64,10 @@ its ends, so most such steps are ambiguous and need a button answer.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, Iterable, Sequence
 
 import engine
@@ -79,8 +89,17 @@ IN_PROGRESS = "in-progress"
 ILLEGAL = "illegal"
 AMBIGUOUS = "ambiguous"
 UNSEEN = "unseen"
+UNCLEAR = "unclear"
 KINDS = (UNCHANGED, RESTORED, STEP, STEPS, CORRECTION, WAITING_REMOVAL, TAKEBACK_PENDING, TAKEBACK,
-         IN_PROGRESS, ILLEGAL, AMBIGUOUS, UNSEEN)
+         IN_PROGRESS, ILLEGAL, AMBIGUOUS, UNSEEN, UNCLEAR)
+
+# Weighing an unsure reading (``Referee._likeliest``), in natural-log units of likelihood.
+UNSURE_P = 0.02  # a class the reader gives at least this probability may be what stands there
+MAX_UNSURE = 8  # the most likely such alternatives considered per board
+MAX_FLIPS = 2  # spots read otherwise than the reader's best guess, at most, in one explanation
+MARGIN = math.log(20)  # how much likelier the winner must be than any rival outcome
+SURPRISE = math.log(1000)  # "something else happened": a board no legal step explains
+STEP_DOUBT = math.log(4)  # a step is read through a doubt only if the reader found it this close
 
 # Where an explanation starts from.
 CURRENT = "current"
@@ -149,6 +168,21 @@ def _coarsen(value: Any, sees: str, to: str) -> Any:
     if to == "occupancy":
         return OCCUPIED
     return value[0]  # colour -> polarity: the owner
+
+
+def _flipped(key: tuple, flips: list[tuple[int, Any, float]], most: int):
+    """(cost, key) for ``key`` with up to ``most`` of ``flips`` applied (one value per spot), cheapest first."""
+    options = []
+    for k in range(1, most + 1):
+        for combo in combinations(flips, k):
+            if len({i for i, _v, _c in combo}) < k:
+                continue
+            new = list(key)
+            for i, v, _c in combo:
+                new[i] = v
+            options.append((sum(c for _i, _v, c in combo), tuple(new)))
+    options.sort(key=lambda o: o[0])
+    return options
 
 
 def plain(reason: str) -> str:
@@ -225,28 +259,118 @@ class Referee:
             why = observation.reason or "something is in the way"
             return self._verdict(UNSEEN, message=f"I can't see the board: {why}.")
         okey = self._obs_key(observation)
-        nkey, kept = self._normalise(okey, self._lift)
-        if nkey == self._keys[-1]:
-            self._lift = kept
-            was, self._pending = self._pending, None
-            return self._settled(RESTORED if was is not None else UNCHANGED)
-        found = self._explain(okey, first=True)
-        if not found:
-            k = self._past.get(okey, self._past.get(nkey))
-            if k is not None:
-                return self._takeback_seen(k, t)
-            found = self._explain(okey, first=False)
-        if found:
-            if len(found) == 1:
-                return self._accept(found[0])
-            self._pending = _Pending(AMBIGUOUS, found)
-            return self._ambiguous(found)
+        match = self._match(okey)
+        unsure = self._unsure_spots(observation, okey)
+        if unsure:
+            match = self._likeliest(okey, match, unsure)
+            if match == "unclear":
+                spots = tuple(dict.fromkeys(self.spots[i] for i, _v, _c in unsure))
+                return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
+                                                            f"(a reflection, or a piece off its point?). Nothing changed yet.")
+        if match is not None:
+            return self._act(match, t)
+        nkey, _kept = self._normalise(okey, self._lift)
         progress = self._in_progress(nkey)
         if progress is not None:
             self._pending = _Pending(IN_PROGRESS)
             return progress
         self._pending = _Pending(ILLEGAL)
         return self._illegal(nkey)
+
+    def _match(self, okey: tuple) -> tuple | None:
+        """What explains the board ``okey`` exactly, without acting on it: ("same", pieces still to
+        lift), ("back", history length), ("found", explanations), or None."""
+        nkey, kept = self._normalise(okey, self._lift)
+        if nkey == self._keys[-1]:
+            return ("same", kept)
+        found = self._explain(okey, first=True)
+        if not found:
+            k = self._past.get(okey, self._past.get(nkey))
+            if k is not None:
+                return ("back", k)
+            found = self._explain(okey, first=False)
+        return ("found", found) if found else None
+
+    def _act(self, match: tuple, t: float | None) -> Verdict:
+        kind, what = match
+        if kind == "same":
+            self._lift = what
+            was, self._pending = self._pending, None
+            return self._settled(RESTORED if was is not None else UNCHANGED)
+        if kind == "back":
+            return self._takeback_seen(what, t)
+        if len(what) == 1:
+            return self._accept(what[0])
+        self._pending = _Pending(AMBIGUOUS, what)
+        return self._ambiguous(what)
+
+    # ------------------------------------------------------------------ weighing an unsure reading
+    def _likeliest(self, okey: tuple, match: tuple | None, flips: list) -> tuple | str | None:
+        """The explanation that fits an unsure reading best, if it fits clearly best.
+
+        A reader that gives each spot's class probabilities (``Reading.probs``) says where it
+        may be wrong: a black man under a lamp's highlight may be 0.6 black and 0.4 white. The
+        boards the reading could be are its own best guess (``okey``, explained as ``match``)
+        and those with up to ``MAX_FLIPS`` unsure spots read as another class, each costing the
+        log of how much less likely the reader found it; each is explained as an exact board
+        would be. The cheapest explanation wins only when it is ``MARGIN`` cheaper than any
+        explanation leading elsewhere and than "something else happened" (a board no legal
+        step explains, at ``SURPRISE``); and a step or take-back wins through doubts of at
+        most ``STEP_DOUBT`` only (the reader found the class it needs at least a quarter as
+        likely as its choice), while the board left as it was may be read through any doubt. So a misread spot that no legal step explains reads as
+        the board it should be (unchanged, or the step made with it), and a board that two
+        readings explain about equally is not guessed at: "unclear", and the game waits for a
+        clearer look. None when nothing fits.
+        """
+        found: list[tuple[float, tuple, tuple]] = []  # (cost, outcome, match)
+        if match is not None:
+            found.append((0.0, self._outcome(match), match))
+        for cost, key in _flipped(okey, flips, MAX_FLIPS):
+            if cost >= SURPRISE or (found and cost >= found[0][0] + MARGIN):
+                break  # nothing from here on can win, nor stop the best so far from winning
+            m = self._match(key)
+            if m is not None:
+                found.append((cost, self._outcome(m), m))
+                found.sort(key=lambda c: c[0])
+        # A board left as it was may be read through any doubt short of a surprise (nothing is
+        # accepted); a step, or a take-back, only through doubts the reader itself found close.
+        eligible = [f for f in found if f[0] <= (SURPRISE if f[1] == ("same",) else STEP_DOUBT)]
+        if not eligible:
+            return None
+        cost, outcome, best = eligible[0]
+        rival = min((c for c, o, _m in found if o != outcome), default=SURPRISE)
+        if cost + MARGIN <= min(rival, SURPRISE):
+            return best
+        return "unclear"
+
+    def _outcome(self, match: tuple) -> tuple:
+        """What a match would make of the game: two matches with the same outcome agree."""
+        kind, what = match
+        if kind == "same":
+            return ("same",)
+        if kind == "back":
+            return ("back", what)
+        return ("found",) + tuple(tuple(e.steps) for e in what)
+
+    def _unsure_spots(self, observation: Observation, okey: tuple) -> list[tuple[int, Any, float]]:
+        """(spot index, another value it may be, cost in log units) for every class a reader
+        found at least ``UNSURE_P`` likely besides the one it chose."""
+        out = []
+        for i, spot in enumerate(self.spots):
+            reading = observation.points.get(spot)
+            probs = getattr(reading, "probs", None)
+            if not probs:
+                continue
+            coarse: dict[Any, float] = {}
+            for value, p in probs.items():
+                v = value if observation.sees == self.sees else _coarsen(value, observation.sees, self.sees)
+                coarse[v] = coarse.get(v, 0.0) + float(p)
+            chosen = max(coarse.get(okey[i], 0.0), 1e-6)
+            for value, p in coarse.items():
+                if value != okey[i] and p >= UNSURE_P:
+                    out.append((i, value, math.log(chosen / p) if p < chosen else 0.0))
+        out.sort(key=lambda f: f[2])
+        return out[:MAX_UNSURE]
 
     def tick(self, t: float) -> Verdict | None:
         """Time passes with the board as last seen: confirms a take-back held for ``takeback_hold_s``.
@@ -536,4 +660,4 @@ class Referee:
 
 
 __all__ = ["AMBIGUOUS", "CORRECTION", "ILLEGAL", "IN_PROGRESS", "KINDS", "RESTORED", "STEP", "STEPS", "TAKEBACK",
-           "TAKEBACK_PENDING", "UNCHANGED", "UNSEEN", "WAITING_REMOVAL", "Referee", "Verdict"]
+           "TAKEBACK_PENDING", "UNCHANGED", "UNCLEAR", "UNSEEN", "WAITING_REMOVAL", "Referee", "Verdict"]

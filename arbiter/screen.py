@@ -31,7 +31,7 @@ __all__ = ["LiveScreen", "StoryScreen", "game_board", "led_board"]
 MARKS = {"step": "✓", "steps": "✓", "waiting-removal": "✓", "correction": "↻", "takeback": "↶",
          "takeback-pending": "?", "ambiguous": "?", "offer": "?", "illegal": "✗", "restored": "✓",
          "in-progress": "…", "unseen": "·", "seen": "·", "over": "■", "start": "▶", "error": "!",
-         "guidance": "!", "resumed": "✓", "clock": "⏱", "button": "·", "unchanged": "·"}
+         "guidance": "!", "resumed": "✓", "clock": "⏱", "button": "·", "unchanged": "·", "unclear": "?"}
 STYLES = {"illegal": "bold red", "error": "bold red", "guidance": "bold magenta", "over": "bold green",
           "correction": "yellow", "takeback": "yellow", "takeback-pending": "yellow", "ambiguous": "cyan",
           "offer": "cyan", "unseen": "dim", "seen": "dim", "clock": "yellow"}

@@ -342,7 +342,7 @@ class Session:
             out.append(StepAccepted(self._candidate_points(0)))
         # What is still to come off the board: a mill's choice, or captured pieces to lift.
         # StepAccepted clears both signals in the player, so after a step they are sent again.
-        if k not in (R.ILLEGAL, R.IN_PROGRESS, R.AMBIGUOUS, R.UNSEEN, R.TAKEBACK_PENDING):
+        if k not in (R.ILLEGAL, R.IN_PROGRESS, R.AMBIGUOUS, R.UNSEEN, R.UNCLEAR, R.TAKEBACK_PENDING):
             removal = self.state.phase == "removal"
             want = ("removable" if removal else "lift", tuple(v.to_remove))
             shown = ("", ()) if v.steps else self._removal_shown

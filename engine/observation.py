@@ -36,11 +36,16 @@ class Reading:
     Readers that cannot see owners or kinds still report a ``Piece``; ``Observation.sees`` says
     which of its fields mean anything (owner 0 / kind "piece" for an occupancy reader).
     ``colour`` is for readers of coloured holes (Brainmaster pegs), None elsewhere.
+
+    ``probs``: how likely the reader found each class here, as view values of its own kind
+    (``(owner, kind)`` for a colour reader, None for an empty spot) to probabilities; None when
+    the reader gives only its choice. The referee weighs unsure readings with them.
     """
 
     piece: Piece | None
     confidence: float = 1.0
     colour: str | None = None
+    probs: Mapping[Any, float] | None = None
 
 
 def _value(piece: Piece | None, sees: str) -> Any:
@@ -124,6 +129,9 @@ class Observation:
             else:
                 entry = {"piece": {"owner": r.piece.owner, "kind": r.piece.kind}}
             entry["confidence"] = round(float(r.confidence), 4)
+            if r.probs:
+                entry["probs"] = [{"value": list(v) if isinstance(v, tuple) else v, "p": round(float(p), 4)}
+                                  for v, p in sorted(r.probs.items(), key=lambda kv: -kv[1])]
             pts[s] = entry
         out: dict[str, Any] = {"occluded": self.occluded, "sees": self.sees, "points": pts}
         if self.reason:
@@ -135,6 +143,8 @@ class Observation:
         points = {}
         for s, e in data.get("points", {}).items():
             piece = e.get("piece")
+            probs = {(tuple(p["value"]) if isinstance(p["value"], list) else p["value"]): float(p["p"])
+                     for p in e.get("probs", ())} or None
             points[s] = Reading(None if piece is None else Piece(int(piece["owner"]), str(piece["kind"])),
-                                float(e.get("confidence", 1.0)), e.get("colour"))
+                                float(e.get("confidence", 1.0)), e.get("colour"), probs)
         return cls(points, data.get("sees", "colour"), bool(data.get("occluded", False)), data.get("reason", ""))

@@ -1,0 +1,123 @@
+"""The referee weighs an unsure reading by the reader's per-spot class probabilities.
+
+A camera under a lamp may see a glossy black man as half white. The rules know which boards may
+come next; the referee takes the explanation the reading supports clearly best, never a step the
+reading does not clearly show, and never stops the game for a spot no legal step explains.
+"""
+
+from __future__ import annotations
+
+import engine
+from arbiter import referee as R
+from arbiter.referee import Referee
+from engine.core import Piece
+from engine.observation import Observation, Reading
+
+W, B = Piece(1, "man"), Piece(2, "man")
+WV, BV = (1, "man"), (2, "man")
+
+
+def reading(position, unsure=None, sees="colour", game="nine-mens-morris") -> Observation:
+    """What a camera reports of ``position``, sure of every spot but those in ``unsure``
+    (spot -> {value: probability}); the chosen piece is the most likely value."""
+    g = engine.load(game)
+    unsure = unsure or {}
+    points = {}
+    for spot in g.rules.spots:
+        if spot in unsure:
+            probs = unsure[spot]
+            best = max(probs, key=probs.get)
+            piece = None if best is None else Piece(*best)
+            points[spot] = Reading(piece, probs[best], probs=probs)
+        else:
+            piece = position.get(spot)
+            value = None if piece is None else (piece.owner, piece.kind)
+            points[spot] = Reading(piece, 1.0, probs={value: 0.999})
+    return Observation(points, sees)
+
+
+def referee_after(*steps, game="nine-mens-morris") -> Referee:
+    return Referee.from_steps(engine.load(game), list(steps))
+
+
+def test_a_misread_man_no_step_explains_reads_as_the_board_unchanged():
+    ref = referee_after("d2", "d6", "b4")
+    pos = ref.state.position()  # black's d6 under the lamp: 0.6 white, 0.4 black
+    v = ref.observe(reading(pos, {"d6": {WV: 0.6, BV: 0.4}}))
+    assert v.kind == R.UNCHANGED and not v.accepted and ref.waiting_for is None
+
+
+def test_a_step_made_beside_a_misread_man_is_accepted():
+    ref = referee_after("d2", "d6", "b4")
+    pos = dict(ref.state.position())
+    pos["f4"] = B  # black places on f4 while d6 reads half white
+    v = ref.observe(reading(pos, {"d6": {WV: 0.55, BV: 0.45}}))
+    assert v.kind == R.STEP and v.steps == ("f4",)
+
+
+def test_a_placement_read_unsure_between_two_colours_is_taken_for_the_player_to_move():
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    pos["f4"] = W  # white to move; the new man reads 0.6 black
+    v = ref.observe(reading(pos, {"f4": {BV: 0.6, WV: 0.4}}))
+    assert v.kind == R.STEP and v.steps == ("f4",)
+
+
+def test_two_readings_that_explain_different_steps_about_equally_are_not_guessed_at():
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())  # white to move: a man on f4 or on b4, the camera cannot tell
+    v = ref.observe(reading(pos, {"f4": {WV: 0.5, None: 0.5}, "b4": {WV: 0.45, None: 0.55}}))
+    assert v.kind == R.UNCLEAR and not v.accepted and set(v.points) == {"f4", "b4"}
+    assert len(ref.history) == 2
+    clear = dict(pos)
+    clear["f4"] = W
+    assert ref.observe(reading(clear)).steps == ("f4",)
+
+
+def test_a_sure_illegal_change_is_still_illegal():
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    pos["f4"] = B  # black places out of turn, and the camera is sure of it
+    v = ref.observe(reading(pos, {"b6": {None: 0.9, WV: 0.1}}))
+    assert v.kind == R.ILLEGAL and v.reason == "it is white's turn, not black's"
+
+
+def test_an_unsure_spot_never_makes_a_step_the_reading_does_not_support():
+    ref = referee_after("d2", "d6")
+    pos = ref.state.position()  # nothing new; f4 is a faint smudge (0.03 a white man)
+    v = ref.observe(reading(pos, {"f4": {None: 0.97, WV: 0.03}}))
+    assert v.kind == R.UNCHANGED and not v.accepted
+
+
+def test_the_probabilities_coarsen_for_an_occupancy_referee():
+    g = engine.load("nine-mens-morris")
+    ref = Referee.from_steps(g, ["d2", "d6"], sees="occupancy")
+    pos = dict(ref.state.position())
+    pos["f4"] = W  # a colour camera's reading refereed as occupancy: unsure whose, sure it is a man
+    v = ref.observe(reading(pos, {"f4": {WV: 0.5, BV: 0.48, None: 0.02}}))
+    assert v.kind == R.STEP and v.steps == ("f4",)
+
+
+def test_probabilities_survive_the_json_of_a_reading():
+    obs = reading({}, {"d6": {WV: 0.6, BV: 0.4}})
+    back = Observation.from_json(obs.to_json())
+    assert back.points["d6"].probs == {WV: 0.6, BV: 0.4}
+    assert back.points["d6"].piece == W
+
+
+def test_a_surely_misread_man_on_a_still_board_does_not_stop_the_game():
+    ref = referee_after("d2", "d6", "b4")
+    pos = ref.state.position()  # d6 reads 0.9 white: no legal step explains a white man there
+    v = ref.observe(reading(pos, {"d6": {WV: 0.9, BV: 0.1}}))
+    assert v.kind == R.UNCHANGED and ref.waiting_for is None
+
+
+def test_brain_hanky_a_misread_ring_beside_a_move_is_read_through():
+    g = engine.load("brain-hanky")
+    rings = {"Oc3.n": 1, "Oc3.e": 1, "Oc3.s": 1, "Od4.w": 2, "Bd4.n": 2}
+    state = g.rules.setup(rings=rings, gems={"Oc3": 1, "Ob2": 2})
+    ref = Referee(g, "colour", state=state)
+    after = state.play("Oc3.n-Oc3.w")
+    probs = {"Od4.w": {(1, "ring"): 0.55, (2, "ring"): 0.45}}  # a yellow ring glints white
+    v = ref.observe(reading(after.position(), probs, game="brain-hanky"))
+    assert v.kind == R.STEP and v.steps == ("Oc3.n-Oc3.w",)
