@@ -451,7 +451,7 @@ class Referee:
             if prev is not None:
                 tiers.append((self._states[prev.start], prev.lift, 2, PREVIOUS))
         for base, lift, depth, where in tiers:
-            found = self.explainer.explain(base, okey, lift, depth)
+            found = self.explainer.explain(base, okey, lift, depth, thorough=where == CURRENT)
             if found:
                 for e in found:
                     e.base = where
@@ -652,8 +652,8 @@ class Referee:
                 parts.append(f"{who}: take one {whose}piece off.")
         else:
             left = state.moves_left if state.phase == "movement" else 0
-            if same and left == 1 and prev.to_move == state.to_move and prev.moves_left > 1:
-                parts.append(f"{who}: one more move.")
+            if same and prev.to_move == state.to_move and prev.moves_left > left >= 1:
+                parts.append(f"{who}: {'one more move' if left == 1 else f'{left} more moves'}.")
             else:
                 parts.append(f"{who} to play.")
         return " ".join(parts)

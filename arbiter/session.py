@@ -62,6 +62,7 @@ from hardware.signals import (
     GemToTake,
     Guidance,
     IllegalChange,
+    MovesLeft,
     Removable,
     SignalPlayer,
     StepAccepted,
@@ -181,6 +182,7 @@ class Session:
         self._warned: int | None = None
         self._led_t: float | None = None
         self._clock_t = 0.0
+        self._draws_said = len(self.state.draws())
         self.frames = 0
 
     # ------------------------------------------------------------------ what the players see
@@ -216,12 +218,16 @@ class Session:
             self._finish(self.state.result, t, events)
         else:
             events.append(Turn(self.mover()))
+            events += self._moves_left_events()
         if self.checking:
             n = len(self.history)
             message = (f"Resumed the game after {n} step{'s' if n != 1 else ''}. Checking the board "
                        f"against the journal: set it out as the lights show.")
         else:
             message = self.referee.next_words()
+        if self.state.result is None:
+            drawn = self._draw_words(again=True)
+            message += (" " + drawn) if drawn else ""
         self._announce(Announcement(t, "start", message), events)
 
     def poll(self) -> list[Announcement]:
@@ -323,7 +329,33 @@ class Session:
         if v.kind == R.AMBIGUOUS:
             self.offer = 0
             message += " " + self._offer_words()
+        if v.accepted and not self.over:
+            drawn = self._draw_words()
+            if drawn:
+                message += " " + drawn
+            events += self._moves_left_events()
         self._announce(Announcement(t, kind, message, v), events)
+
+    def _draw_words(self, again: bool = False) -> str:
+        """The chance draw for the turn that just began, in words (the move chooser's k);
+        ``again``: say the current turn's draw even if it was said before."""
+        st = self.state
+        draws = st.draws()
+        if not draws or (self._draws_said >= len(draws) and not again):
+            self._draws_said = len(draws)
+            return ""
+        self._draws_said = len(draws)
+        k = draws[-1]
+        who = self.referee.colour_name(st.colour_to_move).capitalize()
+        return f"The move chooser gives {who} {k} move{'s' if k != 1 else ''} this turn."
+
+    def _moves_left_events(self) -> list[Any]:
+        """``MovesLeft`` on the turn pixel where the game draws how many moves a turn has."""
+        if self.game.rules.draw_values is None:
+            return []
+        st = self.state
+        left = st.moves_left if st.phase == "movement" and st.result is None else 0
+        return [MovesLeft(left)]
 
     def _events_for(self, v: Verdict) -> list[Any]:
         out: list[Any] = []
@@ -436,8 +468,11 @@ class Session:
                     j.append_correction(rest.pop(0), clock=snap)
                 else:
                     j.append_takeback(len(v.undone), clock=snap)
-            for step in rest:
-                j.append_step(step, clock=snap)
+            # Chance draws made since the journal last heard (the move chooser's k for a turn
+            # this step began) go with the last step, so a resumed game draws the same.
+            drawn = self.state.draws()[len(j.chooser or []):]
+            for i, step in enumerate(rest):
+                j.append_step(step, clock=snap, draws=drawn if i == len(rest) - 1 and drawn else None)
         except JournalError as exc:
             self._announce(Announcement(t, "error", f"{exc}. Put the board back as it was: the game goes on "
                                                     f"from the last step on record."))

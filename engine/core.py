@@ -35,6 +35,10 @@ class IllegalStep(ValueError):
         self.reason = reason
 
 
+class SearchCut(RuntimeError):
+    """A move search stopped at its budget before it could finish (a crowded Brain Hanky board)."""
+
+
 class UnknownGame(KeyError):
     def __str__(self) -> str:  # KeyError quotes its message; a user should read plain text
         return str(self.args[0])

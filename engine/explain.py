@@ -153,13 +153,19 @@ class Explainer:
         return self.rules.colour_name(colour)
 
     # ------------------------------------------------------------------ explaining
-    def explain(self, base, key: tuple, lift: Mapping[str, Any], depth: int) -> list[Explanation]:
-        """Every ``depth``-step explanation of ``key`` from ``base`` (``lift``: leftovers pending)."""
+    def explain(self, base, key: tuple, lift: Mapping[str, Any], depth: int, *,
+                thorough: bool = True) -> list[Explanation]:
+        """Every ``depth``-step explanation of ``key`` from ``base`` (``lift``: leftovers pending).
+
+        ``thorough``: also look for the rarer explanations that cost a wide search (an explainer
+        that has none ignores it); the referee asks for them from the current position only.
+        """
         if base.result is not None:
             return []
-        return self._matches(base, key, lift, depth)
+        return self._matches(base, key, lift, depth, thorough)
 
-    def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int) -> list[Explanation]:
+    def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int,
+                 thorough: bool = True) -> list[Explanation]:
         raise NotImplementedError
 
     def reason(self, state, key: tuple, depth: int = 0) -> str:
@@ -245,7 +251,8 @@ class TableExplainer(Explainer):
             memo.table, memo.entries = table, entries
         return memo
 
-    def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int) -> list[Explanation]:
+    def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int,
+                 thorough: bool = True) -> list[Explanation]:
         memo = self.table(base)
         out = [Explanation((s,), (after,)) for s, after in memo.table.get(key, ())]
         if depth == 2:

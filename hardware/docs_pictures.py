@@ -20,7 +20,7 @@ from PIL import Image
 from .layout import default_map, spots_for
 from .palette import COLOUR_BLIND, STANDARD, Palette
 from .picture import BoardPicture, filmstrip
-from .signals import (ClockWarning, Event, GameOver, GemToTake, Guidance, IllegalChange, Removable,
+from .signals import (ClockWarning, Event, GameOver, GemToTake, Guidance, IllegalChange, MovesLeft, Removable,
                       SignalPlayer, StepAccepted, Turn)
 
 
@@ -47,6 +47,8 @@ SCENES = (
           MORRIS, (Turn(1), Removable(("d7", "g4", "f2"))), (0.0, 0.8)),
     Scene("gem-to-take", "GemToTake([Oc3]): a blue pulse on the captured gem", "brain-hanky",
           (Turn(2), GemToTake(("Oc3",))), (0.0, 0.3, 0.6)),
+    Scene("moves-left", "MovesLeft(2): the turn pixel blinks dark twice, then stays lit (two moves left)",
+          "brain-hanky", (Turn(2), StepAccepted(("Oc3.n", "Oc3.e")), MovesLeft(2)), (0.1, 0.3, 0.5, 0.7, 1.2)),
     Scene("clock-warning", "ClockWarning(1, 30 s): the clock pixel blinks yellow; faster under 10 s; red at 0",
           MORRIS, (Turn(1), ClockWarning(1, 30.0)), (0.0, 0.6, 21.0, 21.2, 31.0)),
     Scene("game-over", "GameOver(2): the winner's colour sweeps across the board", MORRIS,

@@ -9,6 +9,9 @@ never moves.
 event              what the players see                    how long
 =================  ======================================  ===============================
 ``Turn(p)``        the turn pixel in player p's colour     until the next Turn
+``MovesLeft(n)``   the turn pixel flashes n times, then    until the next MovesLeft
+                   stays lit, over and over (a turn of     (0 clears it)
+                   several moves: the move chooser's k)
 ``StepAccepted``   green on the step's points, fading      0.4 s full, then 1.2 s fade
 ``IllegalChange``  red, steady, on the points that differ  until Fixed (or a legal step);
                    and the error pixel red                 an empty one clears it
@@ -62,6 +65,13 @@ class Turn:
     """Player ``player`` is to move."""
 
     player: int
+
+
+@dataclass(frozen=True)
+class MovesLeft:
+    """The player to move has ``moves`` moves left in this turn (0: stop counting)."""
+
+    moves: int
 
 
 @dataclass(frozen=True)
@@ -141,9 +151,9 @@ class Reset:
     """A new game or the program stopping: every signal off."""
 
 
-Event = Union[Turn, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
+Event = Union[Turn, MovesLeft, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
               GameOver, Reset]
-EVENTS = (Turn, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
+EVENTS = (Turn, MovesLeft, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
           GameOver, Reset)
 
 
@@ -164,6 +174,8 @@ class Timing:
     sweep_period: float = 1.6  # one game-over sweep across the board
     sweep_width: float = 0.3  # the sweep's band, as a share of the board's width
     sweep_floor: float = 0.08  # the winner's colour stays this bright between sweeps
+    count_flash: float = 0.4  # moves left: one flash of the turn pixel (half on, half off)...
+    count_rest: float = 1.2  # ...and the pause, lit, before the count begins again
 
 
 def fade(dt: float, hold: float, length: float) -> float:
@@ -187,6 +199,7 @@ def blink(dt: float, period: float, duty: float = 0.5) -> float:
 @dataclass
 class _State:
     turn: int | None = None
+    moves: tuple[int, float] | None = None  # moves left in the turn, since when
     step: tuple[tuple[str, ...], float] | None = None
     illegal: tuple[str, ...] = ()
     put: tuple[str, ...] = ()
@@ -241,6 +254,8 @@ class SignalPlayer:
             self.palette.player(event.player)
             s.turn, s.clock, s.game_over = event.player, None, None
             s.players.add(event.player)
+        elif isinstance(event, MovesLeft):
+            s.moves = (int(event.moves), t) if event.moves > 0 else None
         elif isinstance(event, StepAccepted):
             s.step = (self._known(event.points), t) if event.points else None
             s.illegal = s.put = s.take = s.removable = s.gems = ()
@@ -317,7 +332,7 @@ class SignalPlayer:
             if winner is not None:
                 out["turn"] = pal.player(winner)
         elif s.turn is not None:
-            out["turn"] = pal.player(s.turn)
+            out["turn"] = scale(pal.player(s.turn), self._count(t))
         if s.clock is not None:
             _, left, t0 = s.clock
             remaining = left - (t - t0)
@@ -329,6 +344,18 @@ class SignalPlayer:
         if s.illegal:
             out["error"] = pal.illegal
         return {r: c for r, c in out.items() if c != OFF}
+
+    def _count(self, t: float) -> float:
+        """The turn pixel's brightness while it counts the moves left: n flashes, then a rest."""
+        s, tm = self.state, self.timing
+        if s.moves is None:
+            return 1.0
+        n, t0 = s.moves
+        cycle = n * tm.count_flash + tm.count_rest
+        u = (t - t0) % cycle
+        if u >= n * tm.count_flash:
+            return 1.0
+        return blink(u, tm.count_flash)
 
     def frame(self, t: float) -> list[RGB]:
         """The whole strip at time ``t``: one colour per pixel of the layout."""
@@ -345,7 +372,7 @@ class SignalPlayer:
         """True while the frame still changes with time (so the caller keeps redrawing)."""
         s, tm = self.state, self.timing
         fading = s.step is not None and t - s.step[1] < tm.step_hold + tm.step_fade
-        return bool(fading or s.removable or s.gems or s.put or s.take or s.clock or s.game_over)
+        return bool(fading or s.removable or s.gems or s.put or s.take or s.clock or s.game_over or s.moves)
 
     def caption(self, t: float) -> str:
         """The signals in force at ``t`` in words, for screens and the renderers' captions."""
@@ -356,6 +383,8 @@ class SignalPlayer:
             parts.append("game over: a draw" if w is None else f"game over: player {w} wins")
         elif s.turn is not None:
             parts.append(f"player {s.turn} to move")
+            if s.moves is not None:
+                parts.append(f"{s.moves[0]} move{'s' if s.moves[0] != 1 else ''} left")
         if s.step is not None and t - s.step[1] < self.timing.step_hold + self.timing.step_fade:
             parts.append("step accepted at " + ", ".join(s.step[0]))
         if s.illegal:

@@ -708,3 +708,16 @@ def test_hanky_polarity_reader_tells_the_string_routes_apart():
     t = hanky_table("polarity", STRING)
     v = t.show(t.after(SOUTH))
     assert v.kind == R.STEP and v.steps == (SOUTH,)
+
+
+@pytest.mark.parametrize("sees", ["colour", "polarity"])
+def test_hanky_two_moves_of_a_turn_whose_paths_cross_read_as_one_turn(sees):
+    # White pushes the yellow ring on Bb5.e round to Bb5.s, then pushes on from Bb5.e through the
+    # very ring it just moved: no split of the recoloured rings between the moves fits, only the
+    # search between the ends seen finds it.
+    g = engine.load("brain-hanky")
+    state = g.rules.setup(rings={"Bb5.n": 1, "Bb5.e": 2, "Bb4.n": 2}, gems={"Oa6": 1, "Of1": 2})
+    t = Table("brain-hanky", sees, state=state)
+    v = t.show(t.after("Bb5.n-Bb5.e-Bb5.s", "Bb5.e-Bb5.s-Bb4.n-Bb4.e"))
+    assert v.kind == R.STEPS and v.steps == ("Bb5.n-Bb5.e-Bb5.s", "Bb5.e-Bb5.s-Bb4.n-Bb4.e")
+    assert t.ref.state.to_move == 2

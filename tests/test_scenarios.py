@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 import engine
+import engine.protocol
 from arbiter import referee as R
 from arbiter.clocks import Clock
 from arbiter.journal import Journal, load_journal
@@ -443,6 +444,71 @@ def test_hanky_both_moves_of_a_turn_at_once(reader):
     log = t.run("quick move Oc3.n Oc3.e; move Oe2.n Oe2.w")
     assert kinds(log) == ["steps"] and set(t.session.history) == {"Oc3.n-Oc3.e", "Oe2.n-Oe2.w"}
     assert t.session.state.to_move == 2 and Turn(2) in events(log)
+
+
+# ---------------------------------------------------------------------------- the move chooser
+def chooser_table(tmp_path, draws, rng_seed=5) -> Table:
+    """Brain Hanky's two gems apart, played with the move chooser: arbiter draws k per turn."""
+    g = engine.load("brain-hanky", move_chooser=True)
+    state = g.rules.setup(rings=TWO_RINGS, gems=FAR2, draws=engine.protocol.Draws(draws, random.Random(rng_seed)))
+    return Table(g, "camera", state=state, pixels=FrameSink(_layout_count(g)), journal=None)
+
+
+def test_the_move_chooser_draw_is_said_and_counted_on_the_turn_pixel(tmp_path):
+    t = chooser_table(tmp_path, [3, 1])
+    start = t.session.log[0]
+    assert "The move chooser gives White 3 moves this turn." in start.message
+    from hardware.signals import MovesLeft
+    assert MovesLeft(3) in start.events
+    log = t.run("move Oe2.n Oe2.w")
+    assert "White: 2 more moves." in log[-1].message and MovesLeft(2) in events(log)
+    log = t.run("move Oc3.n Oc3.e; move Oe2.w Oe2.s")
+    assert "The move chooser gives Yellow 1 move this turn." in log[-1].message
+    assert t.session.state.to_move == 2 and MovesLeft(1) in events(log)
+    # the turn pixel counts: one dark blink, then lit through the rest of the cycle
+    sp = t.session.signals
+    t0 = sp.state.moves[1]
+    turn = sp.layout.status["turn"][0]
+    assert sp.frame(t0 + 0.3)[turn] == (0, 0, 0) and sp.frame(t0 + 0.1)[turn] != (0, 0, 0)
+    assert sp.frame(t0 + 1.0)[turn] != (0, 0, 0)
+
+
+def test_play_with_the_move_chooser_journals_the_draws_and_resumes_them(tmp_path):
+    env = {**os.environ, "ARBITER_JOURNAL_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    run = subprocess.run([sys.executable, "-m", "arbiter.cli", "play", "brain-hanky-battle-lines",
+                          "--move-chooser", "--reader", "sim", "--seed", "4", "--speed", "0",
+                          "--leds", "png", "--leds-out", str(tmp_path / "leds.png"),
+                          "--script", str(_battle_script(tmp_path))],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "The move chooser gives White" in run.stdout
+    journal = next(tmp_path.glob("*.jsonl"))
+    c = load_journal(journal)
+    assert len(c.steps) == 6 and c.chooser and all(k in (1, 2, 3) for k in c.chooser)
+    from arbiter.journal import resume
+    again = resume(journal, rng=random.Random(99))
+    state = engine.load("brain-hanky-battle-lines", move_chooser=True).new(draws=c.chooser + [1] * 20)
+    for step in c.steps:
+        state = state.play(step)
+    assert again.state.draws() == state.draws() and again.state.to_move == state.to_move
+    again.journal.close()
+
+
+def _battle_script(tmp_path) -> Path:
+    """Six random legal steps of Battle Lines with the draws --seed 4 gives (a record)."""
+    g = engine.load("brain-hanky-battle-lines", move_chooser=True)
+    rng = random.Random(4)
+    state = g.new(draws=engine.protocol.Draws([], rng))
+    pick = random.Random(1)
+    steps = []
+    for _ in range(6):
+        step = state.random_step(pick)
+        steps.append(str(step))
+        state = state.play(step)
+    path = tmp_path / "battle.json"
+    path.write_text(json.dumps({"game": g.name, "options": {"move_chooser": True}, "steps": steps,
+                                "chooser": state.draws()}))
+    return path
 
 
 # ============================================================================ arbiter play

@@ -33,6 +33,7 @@ from pathlib import Path
 import click
 
 import engine
+from engine.protocol import Draws
 
 from .common import console, fail, parse_game_options
 
@@ -152,8 +153,6 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
     """
     options = parse_game_options(game, list(ctx.args))
     g = engine.load(game, **options)
-    if getattr(g.settings, "move_chooser", False):
-        fail("play does not run the Brain Hanky move chooser yet: play without --move-chooser")
     if time_control is not None:
         from ..clocks import TimeControlError, parse_time_control
 
@@ -179,9 +178,13 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
             stack.callback(_quietly, camera.camera.close)
             if pressers is not None:
                 stack.callback(_quietly, pressers.close)
-        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from)
+        # A game with chance draws (the move chooser) has arbiter draw for the players; the
+        # simulated table draws from --seed, so a simulated game can be played again.
+        rng = random.Random(seed if reader != "camera" else None)
+        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from, rng)
         stack.callback(journal.close)
         g = engine.load(journal.game, **journal.options)  # a resumed game keeps its own options
+        start = g.new(draws=Draws(journal.chooser or [], rng)) if g.rules.draw_values is not None else None
         from hardware.palette import palette as palette_named
 
         from ..screen import LiveScreen, StoryScreen
@@ -195,10 +198,11 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
             if camera is not None:
                 from ..session import Session
 
-                session = Session(g, camera, history=history, buttons=pressers, now=time.monotonic, **common)
+                session = Session(g, camera, state=start, history=history, buttons=pressers, now=time.monotonic,
+                                  **common)
                 stopped = _run_camera(session)
             else:
-                session, stopped = _run_sim(console, g, journal, history, common, reader, steps, seed, speed)
+                session, stopped = _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed)
         finally:
             if session is not None:
                 screen.close(session)
@@ -259,21 +263,25 @@ def _leds(g, leds, leds_out, map_path, brightness):
     return layout, pixels, None, (0.25 if backend == "png" else 1 / 30)
 
 
-def _the_game(g, options, reader, time_control, resume_from):
-    """(journal, steps played, clock, resumed?): a new game's journal, or the one resumed."""
+def _the_game(g, options, reader, time_control, resume_from, rng):
+    """(journal, steps played, clock, resumed?): a new game's journal, or the one resumed.
+
+    A new game with chance draws records the draws its start makes (Battle Lines with the move
+    chooser begins with a turn, and so with a draw) in the journal's header."""
     from ..clocks import Clock, parse_time_control
     from ..journal import Journal, JournalError, resume
 
     if resume_from is None:
         sees = "occupancy" if reader == "sim-occupancy" else "colour"
         try:
-            journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control)
+            chooser = g.new(draws=Draws([], rng)).draws() if g.rules.draw_values is not None else None
+            journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control, chooser=chooser)
         except JournalError as exc:
             fail(str(exc))
         clock = Clock(journal.time_control, g.players) if time_control else None
         return journal, [], clock, False
     try:
-        r = resume(_resume_value(resume_from), game=g.name)
+        r = resume(_resume_value(resume_from), game=g.name, rng=rng)
     except JournalError as exc:
         fail(str(exc))
     journal = r.journal
@@ -340,7 +348,7 @@ def _run_camera(session) -> tuple[str, int] | None:
     return None
 
 
-def _run_sim(console, g, journal, history, common, reader, steps, seed, speed):
+def _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed):
     """Simulated players on a simulated board kept beside the journal; (session, stopped)."""
     from ..physical import PhysicalBoard, PhysicalError
     from ..scenario import Player, ScenarioError, Table
@@ -353,7 +361,7 @@ def _run_sim(console, g, journal, history, common, reader, steps, seed, speed):
         except PhysicalError as exc:
             console.print(f"[yellow]{exc}; setting the board out afresh[/]")
     if board is None:
-        state = g.new()
+        state = start if start is not None else g.new()
         for text in history:
             state = state.play(text)
         board = PhysicalBoard.of_state(g, state)
@@ -361,8 +369,8 @@ def _run_sim(console, g, journal, history, common, reader, steps, seed, speed):
     board.on_change.append(lambda b: b.save(board_file))
     if speed is None:
         speed = 1.0 if console.is_terminal else 0.0
-    table = Table(g, "camera" if reader == "sim" else "occupancy", board=board, history=history, speed=speed,
-                  start=False, **common)
+    table = Table(g, "camera" if reader == "sim" else "occupancy", board=board, state=start, history=history,
+                  speed=speed, start=False, **common)
     session = table.session
     session.start()
     players = Player(table, steps, rng=None if steps else random.Random(seed))

@@ -32,7 +32,7 @@ from itertools import islice
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..boards.brain_hanky import BrainHankyBoard, brain_hanky_board
-from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, Step, preflight
+from ..core import CLUSTER, MOVE, IllegalStep, Piece, Result, SearchCut, Step, preflight
 from ..protocol import Draws, RulesBase, StateBase
 from .history import record
 
@@ -41,10 +41,6 @@ WEB_NAMES = ("orange", "blue")
 PIECE_WORDS = {1: {"ring": "white", "gem": "silver"}, 2: {"ring": "yellow", "gem": "gold"},
                3: {"ring": "green", "gem": "emerald"}, 4: {"ring": "red", "gem": "ruby"},
                5: {"ring": "black", "gem": "onyx"}, 6: {"ring": "magenta", "gem": "pink"}}
-
-
-class SearchCut(RuntimeError):
-    """A move search stopped at its budget before it could finish (see ``matching_steps``)."""
 
 
 @dataclass(frozen=True)
@@ -333,13 +329,15 @@ class HankyRules(RulesBase):
 
     def setup(self, rings: Mapping[str, int], gems: Mapping[str, int] | None = None, *, to_move: int = 1,
               moves_left: int | None = None, piles: Mapping[int, int] | None = None,
-              chooser: Chooser | Sequence[int] | random.Random | None = None) -> "HankyState":
+              chooser: Chooser | Sequence[int] | random.Random | None = None,
+              draws: Draws | Sequence[int] | random.Random | None = None) -> "HankyState":
         """A Phase II position built by hand: rings (point -> side 1..n), gems (square -> side).
 
         For tests, puzzles and a referee resuming from a photograph; the state then plays by the
         ordinary rules. Raises ValueError for unknown names, a gem on a partial square, or a side
         or player out of range.
         """
+        chooser = draws if draws is not None else chooser
         st = self.new(chooser=chooser) if self.settings.move_chooser else self.new()
         owner = bytearray(self.n_points)
         for name, side in rings.items():

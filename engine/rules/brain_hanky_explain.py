@@ -6,7 +6,8 @@ pins a move down: the emptied point starts it, the filled point ends it, and the
 lie on its path, so ``HankyState.matching_steps`` searches only paths consistent with that.
 
 Two moves seen at once (a turn has two) are found by guessing the first move's two ends from the
-net change (``_first_steps``). Captured gems (and rings, with ring capture) stay on the cloth
+net change (``_first_steps``); two that cross each other (the second through rings the first
+recoloured) by trying every first move between the ends seen (``_crossing_first_steps``). Captured gems (and rings, with ring capture) stay on the cloth
 until lifted (``HankyState.leftovers``): explanations carry them in ``lift``.
 
 What each reader can tell: a colour reader pins every move down. An occupancy reader sees only
@@ -20,11 +21,13 @@ from collections import deque
 from itertools import combinations
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..core import Piece, Step
+from ..core import Piece, SearchCut, Step
 from ..explain import Explainer, Explanation
 
 MAX_FIRST_STEPS = 64  # first steps tried when looking for two steps at once
 MAX_CANDIDATES = 12  # occupancy only: string moves checked against one board
+MAX_CROSSING = 24  # first moves tried for two moves of one turn that cross each other
+CROSSING_BUDGET = 4000  # partial paths searched in all for such first moves
 
 
 class HankyExplainer(Explainer):
@@ -36,7 +39,8 @@ class HankyExplainer(Explainer):
         self._web_of = hb.point_web  # point -> "O" or "B"
 
     # ------------------------------------------------------------------ explaining
-    def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int) -> list[Explanation]:
+    def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int,
+                 thorough: bool = True) -> list[Explanation]:
         nkey, kept = self.normalise(key, lift)
         out = []
         # With colours the engine returns at most one step; without, every colour pattern that
@@ -58,6 +62,14 @@ class HankyExplainer(Explainer):
                     # (the same two moves in either order): the first found is the answer, and
                     # the guesses left, each a search, need not run.
                     break
+            if not out and self.colours and thorough:
+                for first in self._crossing_first_steps(base, nkey):
+                    after1 = base.play(first)
+                    caps = self._leftovers(base, first, after1)
+                    for e in self._matches(after1, key, {**kept, **caps}, 1):
+                        out.append(Explanation((first,) + e.steps, (after1,) + e.states, e.lift))
+                    if out:
+                        break
         return out
 
     def _rings_seen(self, key: tuple) -> dict[str, Any]:
@@ -183,6 +195,40 @@ class HankyExplainer(Explainer):
                         yield step
                 if len(found) >= MAX_FIRST_STEPS:
                     return
+
+    def _crossing_first_steps(self, base, nkey: tuple) -> Iterator[Step]:
+        """First moves of two that cross: the second runs through rings the first recoloured.
+
+        Then no split of the recoloured rings between the moves is right (a ring may have been
+        recoloured twice, or back), so the guesses of ``_first_steps`` miss. Seen in colour, the
+        two emptied and two filled points still pin the first move down to a start and an end:
+        the moves between them (one per distinct result, shortest first, at most
+        ``MAX_CROSSING`` in all) are tried, each second move found by the exact colour search.
+        Only when nothing else explains the board, and only for four distinct ends: the same
+        ring moved twice across its own path is not looked for (it would cost a search of every
+        move of that ring on every board no step explains).
+        """
+        if base.phase != "movement":
+            return
+        now, seen, emptied, filled, _recoloured = self._ring_diff(base, nkey)
+        me = base.side + 1
+        web = self._web_of
+        idx = self.rules.index
+        if len(emptied) != 2 or len(filled) != 2:
+            return
+        ends = [(e, f) for e in emptied for f in filled if web[e] == web[f] and now[e].owner == me]
+        tried = 0
+        budget = CROSSING_BUDGET // max(1, len(ends))
+        for e, f in ends:
+            moves = base._iter_ring_moves(roots=(idx[e],), target=idx[f], budget=budget)
+            try:
+                for step in moves:
+                    tried += 1
+                    if tried > MAX_CROSSING:
+                        return
+                    yield step
+            except SearchCut:
+                continue
 
     def _recoloured_by_first(self, recoloured: list[str], ends: tuple[str, str], other: list[str]):
         """Guesses of which recoloured rings the first of two moves recoloured.
