@@ -42,6 +42,7 @@ from arbiter.sim_readers import SimReader, changed  # noqa: E402
 from engine.observation import view  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "brain_hanky_positions.json"
+BEFORE = Path(__file__).resolve().parent / "data" / "referee_before_protocol.json"
 KINDS = ("step", "two", "illegal", "same", "back")
 
 
@@ -184,10 +185,14 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=500, help="observations per game and reader (default 500)")
     ap.add_argument("--games", default="nine-mens-morris,morabaraba,tapatan,three-mens-morris,brain-hanky,"
                                        "brain-hanky-battle-lines")
+    ap.add_argument("--compare", default=str(BEFORE), metavar="FILE",
+                    help="earlier figures to print beside these (default: before the family protocol)")
     args = ap.parse_args()
+    before = json.loads(Path(args.compare).read_text())["rows"] if Path(args.compare).is_file() else {}
     print(f"arbiter referee benchmark — Python {sys.version.split()[0]}, {pin_to_one_core()}")
     head = (f"{'game':18s} {'reader':9s} {'boards':>6s} {'median':>7s} {'p99':>7s} {'max':>7s} {'wall p99':>8s}  "
-            + " ".join(f"{k:>7s}" for k in KINDS) + f"  {'made':>5s} {'other':>5s} {'missed':>6s}")
+            + " ".join(f"{k:>7s}" for k in KINDS) + f"  {'made':>5s} {'other':>5s} {'missed':>6s}"
+            + (f"  {'p99 before':>10s} {'missed':>6s}" if before else ""))
     print(head)
     print("-" * len(head))
     worst = {}
@@ -203,9 +208,11 @@ def main() -> None:
             every = [x for v in cpu.values() for x in v]
             worst[(name, sees)] = pct(every, 99)
             per = " ".join(f"{pct(v, 99) if v else float('nan'):7.2f}" for v in cpu.values())
+            was = before.get(f"{name[:18]}/{sees}")
+            then = f"  {was['p99']:10.2f} {was['missed']:6d}" if was else ""
             print(f"{name[:18]:18s} {sees:9s} {len(every):6d} {statistics.median(every):7.3f} {pct(every, 99):7.2f} "
                   f"{max(every):7.2f} {pct(wall, 99):8.2f}  {per}  {outcome['made']:5d} {outcome['other']:5d} "
-                  f"{outcome['missed']:6d}")
+                  f"{outcome['missed']:6d}{then}")
     print("""
 Milliseconds of CPU time on one core from observe() called to verdict returned (wall p99: the same
 by the wall clock, which includes other processes' time slices on a shared machine). Per kind of
@@ -213,6 +220,8 @@ board, p99: step = one legal step; two = two steps at once; illegal = a piece mo
 takes it; same = the current board again; back = the position two steps ago. Caches cold each time.
 On legal boards (step, two): made = the steps made were found (or offered among candidates);
 other = another reading that fits the board exactly; missed = a legal board not recognised.""")
+    if before:
+        print(f"p99 before, missed before: the same run from --compare ({Path(args.compare).name}).")
     colour = max(v for (n, s), v in worst.items() if s != "occupancy")
     print(f"Target p99 < 10 ms. Worst p99 with a camera (colour): {colour:.2f} ms; "
           f"with occupancy only: {max(worst.values()):.2f} ms.")
