@@ -47,7 +47,7 @@ def write(out_dir: Path) -> list[Path]:
         game = engine.load(name)
         layout, _ = calibration_layout(game)
         # The bandanna is large: a user mounts the camera so that it fills the picture.
-        fill = (0.85, 0.9) if name.startswith("brain-hanky") else (0.6, 0.9)
+        fill = (0.85, 0.9) if game.board.style == "brain-hanky" else (0.6, 0.9)
         settings = sim.CameraSettings(size=(1280, 720), fill=fill)
         empty = sim.simulate(sim.simple_scene(game.board, {}), SEED, settings).image
         pieces = sim.simulate(sim.simple_scene(game.board, layout), SEED, settings).image

@@ -131,7 +131,7 @@ def _board_key(board) -> tuple:
 
 def _hanky_for(board):
     """The Brain Hanky board behind ``board``, or None for an HTJB board (as vision.sim does)."""
-    if not board.name.startswith("brain-hanky"):
+    if board.style != "brain-hanky":
         return None
     from engine.boards import brain_hanky_for
 
@@ -424,7 +424,7 @@ def _piece_radius(board) -> float | None:
     than anything the board draws at a point. Brain Hanky's rings and gems are small beside its
     webs, whose points are closer together than a piece's reach, so nothing is masked there.
     """
-    if board.name.startswith("brain-hanky"):
+    if board.style != "htjb":
         return None
     from . import render
 

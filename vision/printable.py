@@ -70,8 +70,11 @@ _HANKY_NAME = re.compile(r"brain-hanky-(\d+)(-periodic|-orange-periodic)?$")
 # ---------------------------------------------------------------------------- boards
 def family(board) -> str:
     """The ``UNIT_MM`` key of ``board`` (a ``BoardGraph`` or its name)."""
-    name = board if isinstance(board, str) else board.name
-    return "brain-hanky" if name.startswith("brain-hanky") else "htjb"
+    if isinstance(board, str):
+        from engine.boards import board as board_by_name
+
+        board = board_by_name(board)
+    return board.style
 
 
 def mm_per_unit(board) -> float:
@@ -110,9 +113,8 @@ def resolve(game_or_board) -> tuple[Any, Any]:
         return graph, (_hanky_for(graph) if family(graph) == "brain-hanky" else None)
     name = game_or_board
     if name in engine.names():
-        game = engine.load(name)
-        hboard = getattr(getattr(game, "rules", None), "hboard", None)
-        return game.board, hboard
+        graph = engine.load(name).board
+        return graph, (_hanky_for(graph) if family(graph) == "brain-hanky" else None)
     if name in board_names():
         graph = board_by_name(name)
         return graph, (_hanky_for(graph) if family(graph) == "brain-hanky" else None)

@@ -90,7 +90,7 @@ def scene_from_image(image: np.ndarray, board, extent: tuple[float, float, float
 
 def _hanky_for(board):
     """The ``BrainHankyBoard`` behind a Brain Hanky graph, or None if it cannot be found."""
-    if not board.name.startswith("brain-hanky"):
+    if board.style != "brain-hanky":
         return None
     from engine.boards import brain_hanky_for
 
