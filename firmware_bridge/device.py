@@ -68,6 +68,7 @@ class DeviceCore:
         self.scans = 0
         self.rx_ok = 0
         self.booted = 0
+        self.flags = 0
         self._last_full = 0
         self._last_beat = 0
 
@@ -78,7 +79,7 @@ class DeviceCore:
 
     def hello(self):
         self.send(wire.HELLO, wire.hello_payload(self.rows, self.cols, self.sensing, self.led_count, self.scan_hz,
-                                                 self.full_scan_ms, self.boot_id, self.firmware))
+                                                 self.full_scan_ms, self.boot_id, self.firmware, self.flags))
 
     def full_scan(self, now):
         self._last_full = now
@@ -97,6 +98,8 @@ class DeviceCore:
     def boot(self, now, raw=None, error=None):
         """Start: take the first scan as the board as it is (no bounce to wait out), say HELLO."""
         self.booted = now
+        if error is not None and error[0] == wire.ERR_WATCHDOG:
+            self.flags |= wire.FLAG_WATCHDOG
         if raw is not None:
             self.debouncer.state = list(raw)
         self.hello()

@@ -139,7 +139,7 @@ class SensorLink:
         self.device_stats: dict[str, int] = {}
         self.stats = {"frames": 0, "lost": 0, "resyncs": 0, "reconnects": 0, "resets": 0, "nacks": 0,
                       "device_errors": 0, "bad_payloads": 0, "scan_requests": 0, "led_frames": 0, "led_resends": 0,
-                      "version_frames": 0, "rx_bytes": 0, "tx_bytes": 0}
+                      "version_frames": 0, "watchdog_restarts": 0, "rx_bytes": 0, "tx_bytes": 0}
         self.last_errors: list[str] = []
         self.changed_at: float | None = None  # when the copy last changed (host clock)
         self.frames_at: list[float] = []  # arrival times of recent frames, for a rate
@@ -426,7 +426,7 @@ class SensorLink:
 
     def _hello(self, seq: int, payload: bytes) -> None:
         try:
-            rows, cols, sensing, leds, hz, full_ms, boot, fw = wire.parse_hello(payload)
+            rows, cols, sensing, leds, hz, full_ms, boot, fw, flags = wire.parse_hello(payload)
         except wire.WireError as exc:
             self.stats["bad_payloads"] += 1
             self._note(f"a hello made no sense: {exc}")
@@ -445,6 +445,9 @@ class SensorLink:
         if self.info is not None and self.hello_seen and info.boot_id != self.info.boot_id:
             self.stats["resets"] += 1
             self._note("the board restarted")
+        if flags & wire.FLAG_WATCHDOG and (self.info is None or info.boot_id != self.info.boot_id):
+            self.stats["watchdog_restarts"] += 1
+            self._note("the board was restarted by its watchdog (its loop stalled); tell the firmware's author")
         self.info = info
         self.hello_seen = True
         self._expect = (seq + 1) & 0xFFFF

@@ -202,7 +202,7 @@ class Decoder:
         buf += data
         start = 0
         while True:
-            z = buf.find(b"\x00", start)
+            z = _find_zero(buf, start)
             if z < 0:
                 break
             chunk = bytes(buf[start:z])
@@ -235,33 +235,46 @@ class Decoder:
             self.frames += 1
             out.append((version, msg_type, seq, body[HEADER:-2]))
         if start:
-            del buf[:start]
+            buf = self.buffer = buf[start:]
         if len(buf) > self.max_encoded:
             self.garbage += len(buf)
             if not self._skipping:
                 self.oversize += 1
             self._skipping = True
-            del buf[:]
+            self.buffer = bytearray()
         return out
+
+
+def _find_zero(buf, start):
+    try:
+        return buf.find(b"\x00", start)
+    except AttributeError:  # a MicroPython built without bytearray.find
+        for i in range(start, len(buf)):
+            if buf[i] == 0:
+                return i
+        return -1
 
 
 # ---------------------------------------------------------------------------- payloads
 # Every payload layout, both ways. Lengths are checked on reading; WireError names the message.
-def hello_payload(rows, cols, sensing, led_count, scan_hz, full_scan_ms, boot_id, firmware):
+FLAG_WATCHDOG = 1  # HELLO flags: the last restart was the watchdog's
+
+
+def hello_payload(rows, cols, sensing, led_count, scan_hz, full_scan_ms, boot_id, firmware, flags=0):
     fw = firmware.encode() if isinstance(firmware, str) else bytes(firmware)
     fw = fw[:64]
-    return struct.pack("<BBBBHHHHB", rows, cols, sensing, 0, led_count, scan_hz, full_scan_ms, boot_id,
+    return struct.pack("<BBBBHHHHB", rows, cols, sensing, flags, led_count, scan_hz, full_scan_ms, boot_id,
                        len(fw)) + fw
 
 
 def parse_hello(p):
-    """(rows, cols, sensing, led_count, scan_hz, full_scan_ms, boot_id, firmware)."""
+    """(rows, cols, sensing, led_count, scan_hz, full_scan_ms, boot_id, firmware, flags)."""
     if len(p) < 13:
         raise WireError("a hello of %d bytes is too short" % len(p))
-    rows, cols, sensing, _flags, leds, hz, full_ms, boot, n = struct.unpack_from("<BBBBHHHHB", p, 0)
+    rows, cols, sensing, flags, leds, hz, full_ms, boot, n = struct.unpack_from("<BBBBHHHHB", p, 0)
     if len(p) != 13 + n:
         raise WireError("a hello with a %d-byte firmware name in %d bytes" % (n, len(p)))
-    return rows, cols, sensing, leds, hz, full_ms, boot, bytes(p[13:]).decode("utf-8", "replace")
+    return rows, cols, sensing, leds, hz, full_ms, boot, bytes(p[13:]).decode("utf-8", "replace"), flags
 
 
 def pack_cells(cells):
