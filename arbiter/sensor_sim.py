@@ -81,6 +81,7 @@ class SensorRig:
         self._host_base = 0
         self._tx_base = 0
         self._rx_base = 0
+        self._t = 0.0
         self._marks: tuple[int, int] = (0, 0)
 
     def _moved(self, board: PhysicalBoard) -> None:
@@ -113,7 +114,9 @@ class SensorRig:
             self.device.plug(self.clock())
         elif not self.device.plugged:
             self.device.start()
-        options = {"now": self.clock} if lockstep else {}
+        if lockstep:
+            self._t = self.clock()
+        options = {"now": lambda: self._t} if lockstep else {}
         options.update(self.link_options)
         self.link = SensorLink(self.device.port, **options)
         if lockstep:
@@ -148,10 +151,21 @@ class SensorRig:
         self._tx_base, self._rx_base = link.stats["tx_bytes"], d.stats["rx_bytes"]
         self._marks = (d.boots, link.stats["reconnects"])
 
+    SUBSTEP = 0.005  # the host reads a real board every few milliseconds, not once a table frame
+
     def sync(self) -> None:
-        """Lockstep: host bytes to the device, the device run to now, its bytes to the host."""
-        d, link = self.device, self.link
+        """Lockstep: run device and host up to the clock's time, exchanging bytes every
+        ``SUBSTEP`` seconds, as a host that polls the port continually would."""
         now = self.clock()
+        if self._t >= now - 1e-9:
+            self._exchange(self._t)
+        while self._t < now - 1e-9:
+            self._t = min(now, self._t + self.SUBSTEP)
+            self._exchange(self._t)
+
+    def _exchange(self, now: float) -> None:
+        """Host bytes to the device, the device run to ``now``, its bytes to the host."""
+        d, link = self.device, self.link
         if (d.boots, link.stats["reconnects"]) != self._marks or not d.plugged or not link.connected:
             link.poll(0)
             self._rebase()
@@ -193,25 +207,38 @@ class LockstepReader(SerialReader):
 
 
 def serial_table(game, *, sensing: str = "occupancy", history=(), state=None, board: PhysicalBoard | None = None,
-                 device: Mapping | None = None, led_count: int = 0, start: bool = True, **session_kwargs):
+                 device: Mapping | None = None, led_count: int = 0, sim_clock=None, start: bool = True,
+                 **session_kwargs):
     """A game at a simulated table whose board is read by a virtual sensor board over a pty.
 
     Returns (table, rig). ``device``: options for the virtual device (bounce_ms, bit_errors,
-    drop_bytes, seed, ...). The other keyword arguments go to the Session, as with ``Table``.
+    drop_bytes, seed, ...). ``pixels="device"``: the session's LEDs are the board's own
+    (``led_count`` of them, sent over the protocol). The other keyword arguments go to the
+    Session, as with ``Table``.
     """
     from .scenario import Table
-    from .session import Session
+    from .session import Session, SimClock
 
     g = engine.load(game) if isinstance(game, str) else game
-    table = Table(g, "occupancy", state=state, history=history, board=board, start=False, **session_kwargs)
-    rig = SensorRig(table.board, sensing=sensing, led_count=led_count, clock=table.time, **dict(device or {}))
+    clock = sim_clock or SimClock()
+    if board is None:
+        st = state if state is not None else g.new()
+        for step in history:
+            st = st.play(step)
+        board = PhysicalBoard.of_state(g, st)
+    rig = SensorRig(board, sensing=sensing, led_count=led_count, clock=clock, **dict(device or {}))
     reader = rig.open()
-    # Table knows the camera and the in-process grid by name; the serial reader is put in their place.
+    if session_kwargs.get("pixels") == "device":
+        from .sensor_leds import BoardPixels
+
+        session_kwargs["pixels"] = BoardPixels(rig.link, led_count)
+    table = Table(g, "occupancy", state=state, history=history, board=board, sim_clock=clock, start=False,
+                  **session_kwargs)
+    # Table knows the camera and the in-process grid by name; the serial reader takes their place.
     table.reader = reader
     table.frame_s = reader.frame_s
     table.session = Session(g, reader, state=state, history=history, buttons=table.buttons, now=table.time,
                             **session_kwargs)
-    table._next_frame = table.time.t
     if start:
         table.session.start()
     return table, rig

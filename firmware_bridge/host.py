@@ -115,7 +115,7 @@ class SensorLink:
     """
 
     def __init__(self, port: str | None = None, *, baud: int = 115200, usb_ids=USB_IDS, handshake_s: float = 2.0,
-                 reopen_s: float = 0.5, silence_s: float = 1.5, rescan_s: float = 0.1,
+                 reopen_s: float = 0.5, silence_s: float = 1.5, rescan_s: float = 0.02, idle_s: float = 0.02,
                  now: Callable[[], float] = time.monotonic, opener: Callable[[str, int], Any] | None = None):
         self.port_name = port
         self.baud = baud
@@ -124,6 +124,7 @@ class SensorLink:
         self.reopen_s = reopen_s
         self.silence_s = silence_s
         self.rescan_s = rescan_s
+        self.idle_s = idle_s
         self.now = now
         self.opener = opener or _open_serial
         self.serial = None
@@ -133,6 +134,7 @@ class SensorLink:
         self.cells: list[int] = []
         self.board_version = 0
         self.in_sync = False  # the copy matches the device's board (as of its last frame)
+        self.suspect = False  # a damaged or missing frame since the last full scan: maybe a change report
         self.hello_seen = False
         self.problem: str | None = "not opened"
         self.refused: str | None = None  # a device we must not talk to (another protocol version)
@@ -146,6 +148,7 @@ class SensorLink:
         self._seq = 0  # our next sequence number
         self._expect: int | None = None  # the device's next sequence number
         self._last_rx = 0.0
+        self._last_byte = 0.0
         self._queried_at = 0.0
         self._scan_asked = -1.0
         self._next_open = 0.0
@@ -236,6 +239,7 @@ class SensorLink:
     def _drop(self, why: str) -> None:
         ser, self.serial = self.serial, None
         self.in_sync = False
+        self.suspect = False
         self.hello_seen = False
         self.problem = why
         self._next_open = self.now() + self.reopen_s
@@ -334,10 +338,14 @@ class SensorLink:
             self._lost_device(exc)
             return False
         if data:
+            self._last_byte = self.now()
             self.stats["rx_bytes"] += len(data)
+            damaged = self.decoder.errors()
             for frame in self.decoder.feed(data):
                 got = True
                 self._frame(*frame)
+            if self.decoder.errors() != damaged and self.hello_seen:
+                self._suspect()
         self._due(self.now())
         return got
 
@@ -379,6 +387,8 @@ class SensorLink:
         if self._expect is not None and seq != self._expect:
             gap = (seq - self._expect) & 0xFFFF
             self.stats["lost"] += gap if gap < 1000 else 1
+            if self.hello_seen:
+                self._suspect()
         self._expect = (seq + 1) & 0xFFFF
         if not self.hello_seen:
             if t - self._queried_at > 0.3:
@@ -391,6 +401,7 @@ class SensorLink:
                     self.changed_at = t
                 self.cells = cells
                 self.board_version = version_b
+                self.suspect = False
                 if not self.in_sync:
                     self.in_sync = True
                     self.problem = None
@@ -459,6 +470,14 @@ class SensorLink:
         if self._brightness is not None:
             self._write(wire.BRIGHTNESS, wire.brightness_payload(self._brightness))
 
+    def _suspect(self) -> None:
+        """A frame went missing or arrived damaged: it may have been a change report. The copy is
+        probably still right (most frames are full scans and heartbeats), so it stays in use, but
+        a full scan is asked for at once rather than waiting for the next periodic one."""
+        self.suspect = True
+        if self.now() - self._scan_asked >= self.rescan_s - 1e-6:
+            self.request_scan()
+
     def _out_of_step(self) -> None:
         if self.in_sync:
             self.stats["resyncs"] += 1
@@ -482,7 +501,9 @@ class SensorLink:
                 self.in_sync = False
                 self._query()
             return
-        if self.hello_seen and not self.in_sync and t - self._scan_asked >= self.rescan_s:
+        if self.decoder.buffer and t - self._last_byte > self.idle_s and self.decoder.flush() and self.hello_seen:
+            self._suspect()  # a frame's end never came: its zero byte was lost on the way
+        if self.hello_seen and (self.suspect or not self.in_sync) and t - self._scan_asked >= self.rescan_s - 1e-6:
             self.request_scan()
         elif not self.hello_seen and t - self._queried_at > 0.3:
             self._query()

@@ -191,10 +191,24 @@ class Decoder:
         self.too_short = 0
         self.oversize = 0
         self.garbage = 0  # bytes dropped
+        self.cut_short = 0  # frames never finished (their zero byte lost): see flush()
         self._skipping = False  # inside an oversize run: drop up to the next zero
 
     def errors(self):
-        return self.bad_cobs + self.bad_crc + self.too_short + self.oversize
+        return self.bad_cobs + self.bad_crc + self.too_short + self.oversize + self.cut_short
+
+    def flush(self):
+        """Drop a frame begun but never finished. The reader calls this when the line has been
+        idle for longer than a frame takes to cross it: the frame's zero byte was lost, and
+        waiting for the next frame's would hide the loss until then. True if one was dropped."""
+        if not self.buffer and not self._skipping:
+            return False
+        if self.buffer:
+            self.cut_short += 1
+            self.garbage += len(self.buffer)
+        self.buffer = bytearray()
+        self._skipping = False
+        return True
 
     def feed(self, data):
         out = []
