@@ -86,6 +86,7 @@ class SensorRig:
 
     def _moved(self, board: PhysicalBoard) -> None:
         self._cells = cells_of(board.position, self.map, self.sensing)  # one reference swap: thread-safe
+        self.device.moved(self.clock() if self.clock is not None else time.monotonic())
 
     @property
     def port(self) -> str:

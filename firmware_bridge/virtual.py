@@ -91,6 +91,11 @@ class VirtualDevice:
         self.lock = threading.RLock()  # held while the device works; hold it to change things from outside
         self.changed_at: float | None = None  # when cells() last differed from the scan before (device clock)
         self.on_leds: Callable[[VirtualDevice], None] | None = None
+        self._moved_at: float | None = None
+
+    def moved(self, when: float) -> None:
+        """The sensors changed at ``when`` (the device's clock): their contacts bounce from then."""
+        self._moved_at = when
 
     # ------------------------------------------------------------------ what the LEDs show
     @property
@@ -175,9 +180,11 @@ class VirtualDevice:
             raise ValueError(f"cells() gave {len(phys)} states for a {self.rows}x{self.cols} matrix")
         last = self._last_phys
         if last is not None and self.bounce_ms > 0:
+            # contacts bounce from the moment the piece arrived, not from the scan that noticed it
+            began = self._moved_at if self._moved_at is not None and self._moved_at <= now else now
             for i, (a, b) in enumerate(zip(last, phys)):
                 if a != b:
-                    self._bounce_until[i] = now + self.bounce_ms / 1000.0
+                    self._bounce_until[i] = began + self.bounce_ms / 1000.0
                     self._bounce_from[i] = a
         if last != phys:
             self.changed_at = now
