@@ -264,3 +264,15 @@ def test_a_matrix_config_that_does_not_match_its_pins_is_refused(chip):
     main = importlib.import_module("firmware_bridge.firmware.main")
     with pytest.raises(ValueError, match="ROW_PINS and COL_PINS"):
         main.make_scanner(config(ROWS=8), Clock())
+
+
+def test_holding_bootsel_stops_the_firmware_so_mpremote_can_reach_the_prompt(chip, monkeypatch):
+    rp2 = types.ModuleType("rp2")
+    rp2.bootsel_button = lambda: 1
+    monkeypatch.setitem(sys.modules, "rp2", rp2)
+    bench = Bench(chip, config())
+    try:
+        with pytest.raises(SystemExit, match="BOOTSEL"):
+            bench.run(1000)
+    finally:
+        bench.close()

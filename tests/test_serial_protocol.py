@@ -131,7 +131,7 @@ def test_a_frame_longer_than_the_limit_is_refused_when_made():
 
 def test_the_worked_example_in_docs_protocol_md_is_what_the_code_makes():
     """docs/protocol.md walks through one change report byte by byte; keep it true."""
-    data = wire.frame(wire.CHANGES, 0x0102, wire.changes_payload(7, 1500, [(24, wire.NORTH)]))
+    data = wire.frame(wire.CHANGES, 0x0102, wire.changes_payload(7, 1500, [(42, wire.NORTH)]))
     doc = (ROOT / "docs" / "protocol.md").read_text()
     assert " ".join(f"{b:02x}" for b in data) in doc
 
@@ -300,7 +300,7 @@ def test_ticks_wrap_as_on_the_chip():
 CHIP = ["firmware_bridge/wire.py", "firmware_bridge/debounce.py", "firmware_bridge/device.py",
         "firmware_bridge/firmware/main.py", "firmware_bridge/firmware/config.py"]
 CHIP_IMPORTS = {"struct", "binascii", "machine", "neopixel", "micropython", "select", "sys", "time", "gc", "config",
-                "wire", "debounce", "device", "firmware_bridge", "random"}
+                "wire", "debounce", "device", "firmware_bridge", "random", "rp2"}
 
 
 @pytest.mark.parametrize("path", CHIP)

@@ -171,6 +171,16 @@ def make_scanner(cfg, clock):
     return MatrixScanner(cfg.ROW_PINS, cfg.COL_PINS, clock, cfg.SETTLE_US)
 
 
+def bootsel_pressed():
+    """The Pico's BOOTSEL button, held: stop, so that mpremote can reach the prompt to copy files."""
+    try:
+        import rp2
+
+        return rp2.bootsel_button() == 1
+    except (ImportError, AttributeError):
+        return False
+
+
 def _boot_id():
     try:
         import random
@@ -197,6 +207,7 @@ class Firmware:
         self.core = None
         self.period = max(1, 1000 // cfg.SCAN_HZ)
         self.next_scan = 0
+        self.scans = 0
 
     def start(self):
         cfg = self.cfg
@@ -225,6 +236,9 @@ class Firmware:
             if clock.ticks_diff(self.next_scan, now) < -10 * self.period:
                 self.next_scan = clock.ticks_add(now, self.period)  # fell far behind: no bursts of scans
             self.wdt.feed()
+            self.scans += 1
+            if self.scans % 50 == 0 and bootsel_pressed():
+                raise SystemExit("BOOTSEL held: the firmware stops, the MicroPython prompt is free")
         elif not data:
             clock.sleep_ms(1)
 
@@ -235,4 +249,9 @@ class Firmware:
 
 
 if __name__ == "__main__":
-    Firmware().run()
+    try:
+        Firmware().run()
+    except SystemExit:
+        import micropython
+
+        micropython.kbd_intr(3)  # Ctrl-C works again at the prompt
