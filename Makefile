@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision clean docs-pictures
+.PHONY: demo test bench bench-hanky bench-vision bench-serial clean docs-pictures
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,9 +29,14 @@ bench-hanky: $(STAMP)
 bench-vision: $(STAMP)
 	$(BIN)/python benchmarks/vision.py
 
+# The sensor board: frames decoded a second, sensor-to-Observation latency (about 45 s).
+bench-serial: $(STAMP)
+	PYTHONPATH=. $(BIN)/python benchmarks/serial.py
+
 docs-pictures: $(STAMP)
 	$(BIN)/python -m vision.docs_pictures docs/boards
 	$(BIN)/python -m vision.calibration_pictures docs/calibration
+	$(BIN)/python -m arbiter.sensor_pictures docs/sensor
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

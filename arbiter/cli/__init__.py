@@ -12,6 +12,7 @@ module              commands
 ``vision``          print-board, camera list|snapshot, calibrate, read
 ``leds``            leds map|test
 ``export``          export
+``sensor``          sensor-sim, sensor-monitor, sensor-firmware
 ==================  ==========================================================
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import click
 
-from . import export, games, leds, play, vision
+from . import export, games, leds, play, sensor, vision
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,5 +36,6 @@ def main() -> None:
 for command in (games.games, games.rules, games.replay_cmd, games.render, play.play, play.demo,
                 vision.print_board, vision.camera, vision.calibrate, vision.read, leds.leds, export.export):
     main.add_command(command)
+for command in sensor.COMMANDS: main.add_command(command)  # noqa: E701 - one line per module
 
 __all__ = ["main"]

@@ -5,11 +5,19 @@
     arbiter play nine-mens-morris --resume                      # carry on after a crash or power cut
     arbiter play tapatan --reader sim                           # no hardware: simulated players and camera
     arbiter play nine-mens-morris --reader sim-occupancy --script game.json
+    arbiter play nine-mens-morris --reader serial               # a sensor-grid board on USB (found by its id)
+    arbiter play tapatan --reader serial --port /dev/ttyACM0 --leds board
 
 With ``--reader camera`` the real camera is read through the calibration ``arbiter calibrate``
 wrote, buttons are read from the GPIO pins on a Raspberry Pi (or the keyboard: c confirm, u undo,
 m menu, q stop), and the game runs until it is over or stopped with Ctrl-C / q; either way the
 journal holds every step and ``--resume`` carries on.
+
+With ``--reader serial`` a sensor-grid board is read over its serial port (``--port``, or found
+by its USB id; ``arbiter sensor-sim GAME`` makes a virtual one to try it), through the board's
+sensor map (``--sensor-map``, default the one shipped for the game's board); its own LEDs
+can show the signals (``--leds board``, the default when it has enough of them). Buttons as
+with the camera.
 
 With ``--reader sim`` (simulated camera, real vision code) or ``--reader sim-occupancy`` (a
 simulated reed-switch grid), simulated players play the record given with ``--script`` (else
@@ -111,11 +119,17 @@ def _resume_value(value: str | None) -> str | None:
 
 @click.command("play", context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("game")
-@click.option("--reader", type=click.Choice(["camera", "sim", "sim-occupancy"]), default="camera", show_default=True,
-              help="camera: the real camera. sim: simulated players, simulated camera, real vision code. "
-                   "sim-occupancy: simulated players on a simulated reed-switch grid.")
-@click.option("--leds", type=click.Choice(["neopixel", "neopixel-spi", "terminal", "png"]), default=None,
-              help="Where the LED signals go (default: neopixel on a Raspberry Pi, terminal elsewhere).")
+@click.option("--reader", type=click.Choice(["camera", "serial", "sim", "sim-occupancy"]), default="camera",
+              show_default=True,
+              help="camera: the real camera. serial: a sensor-grid board on a serial port. sim: simulated players, "
+                   "simulated camera, real vision code. sim-occupancy: simulated players on a simulated reed-switch grid.")
+@click.option("--port", default=None,
+              help="--reader serial: the sensor board's port (default: found by its USB id).")
+@click.option("--sensor-map", "sensor_map", type=click.Path(dir_okay=False), default=None,
+              help="--reader serial: which sensor cell is under which point (default: the map shipped for the board).")
+@click.option("--leds", type=click.Choice(["neopixel", "neopixel-spi", "terminal", "png", "board"]), default=None,
+              help="Where the LED signals go (default: the sensor board's own LEDs with --reader serial when it has "
+                   "them, else neopixel on a Raspberry Pi, terminal elsewhere).")
 @click.option("--leds-out", type=click.Path(dir_okay=False), default=None,
               help="--leds png: FILE.png (the latest frame), FILE.gif (all, animated) or a name with {n}.")
 @click.option("--calibration", "cal_path", type=click.Path(dir_okay=False), default=None,
@@ -141,7 +155,7 @@ def _resume_value(value: str | None) -> str | None:
 @click.option("--palette", "palette_name", type=click.Choice(["standard", "colour-blind"]), default="standard",
               show_default=True)
 @click.pass_context
-def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out: str | None, cal_path: str | None,
+def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_map: str | None, leds: str | None, leds_out: str | None, cal_path: str | None,
          map_path: str | None, time_control: str | None, resume_from: str | None, camera_source: str,
          camera_backend: str, width: int, height: int, buttons: str | None, script: str | None, seed: int,
          speed: float | None, brightness: float, palette_name: str) -> None:
@@ -162,17 +176,31 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
             fail(str(exc))
         if g.players != 2:
             fail(f"clocks are for two-player games; {g.name} is played by {g.players} here")
-    if reader == "camera" and script is not None:
+    if reader in ("camera", "serial") and script is not None:
         fail("--script is for the simulated players (--reader sim or sim-occupancy)")
     if reader != "camera" and cal_path is not None:
-        fail("the simulated camera calibrates itself; --calibration is for --reader camera")
+        fail("--calibration is for --reader camera (the simulated camera calibrates itself; a sensor board needs none)")
+    if reader != "serial" and (port is not None or sensor_map is not None or leds == "board"):
+        fail("--port, --sensor-map and --leds board are for a sensor board: add --reader serial")
     steps = _script_steps(g, script)
     # Everything that can fail is checked before the journal is made, so a refused start leaves
     # no empty game behind for --resume to find.
     with ExitStack() as stack:
-        layout, pixels, sink, led_interval = _leds(g, leds, leds_out, map_path, brightness)
+        sensor = None
+        sees = {"sim-occupancy": "occupancy"}.get(reader, "colour")
+        if reader == "serial":
+            from .sensor import open_sensor_board
+
+            sensor = open_sensor_board(g, port, sensor_map)
+            stack.callback(_quietly, sensor.link.close)
+            sees = sensor.sees
+        layout, pixels, sink, led_interval = _leds(g, leds, leds_out, map_path, brightness, sensor)
         stack.callback(_quietly, pixels.close)
         camera = pressers = None
+        if sensor is not None:
+            pressers = _pressers(buttons)
+            if pressers is not None:
+                stack.callback(_quietly, pressers.close)
         if reader == "camera":
             camera, pressers = _open_camera(g, cal_path, camera_source, camera_backend, width, height, buttons)
             stack.callback(_quietly, camera.camera.close)
@@ -180,8 +208,8 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
                 stack.callback(_quietly, pressers.close)
         # A game with chance draws (the move chooser) has arbiter draw for the players; the
         # simulated table draws from --seed, so a simulated game can be played again.
-        rng = random.Random(seed if reader != "camera" else None)
-        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from, rng)
+        rng = random.Random(seed if reader.startswith("sim") else None)
+        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from, rng, sees)
         stack.callback(journal.close)
         g = engine.load(journal.game, **journal.options)  # a resumed game keeps its own options
         start = g.new(draws=Draws(journal.chooser or [], rng)) if g.rules.draw_values is not None else None
@@ -195,11 +223,11 @@ def play(ctx: click.Context, game: str, reader: str, leds: str | None, leds_out:
                   "resumed": resumed, "palette": palette_named(palette_name), "led_interval": led_interval}
         session = None
         try:
-            if camera is not None:
+            if camera is not None or sensor is not None:
                 from ..session import Session
 
-                session = Session(g, camera, state=start, history=history, buttons=pressers, now=time.monotonic,
-                                  **common)
+                session = Session(g, camera or sensor, state=start, history=history, buttons=pressers,
+                                  now=time.monotonic, **common)
                 stopped = _run_camera(session)
             else:
                 session, stopped = _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed)
@@ -237,7 +265,7 @@ def _script_steps(g, script: str | None) -> list[str]:
     return list(record.steps)
 
 
-def _leds(g, leds, leds_out, map_path, brightness):
+def _leds(g, leds, leds_out, map_path, brightness, sensor=None):
     """(layout, pixels, the screen's frame sink or None, seconds between LED frames)."""
     from hardware.layout import LayoutError, load_map, spots_for
     from hardware.leds import LedError, default_backend, open_pixels
@@ -250,6 +278,10 @@ def _leds(g, leds, leds_out, map_path, brightness):
         layout = load_map(map_path, spots)
     except (LayoutError, OSError) as exc:
         fail(str(exc))
+    if sensor is not None and (leds == "board" or (leds is None and sensor.link.info.led_count >= layout.count)):
+        from .sensor import board_pixels
+
+        return layout, board_pixels(sensor, layout, brightness), None, 1 / 30
     backend = leds or default_backend()
     if backend == "terminal":  # drawn by the play screen itself: rich runs one live display at a time
         sink = FrameSink(layout.count, power=Power(brightness=1.0))
@@ -263,7 +295,7 @@ def _leds(g, leds, leds_out, map_path, brightness):
     return layout, pixels, None, (0.25 if backend == "png" else 1 / 30)
 
 
-def _the_game(g, options, reader, time_control, resume_from, rng):
+def _the_game(g, options, reader, time_control, resume_from, rng, sees="colour"):
     """(journal, steps played, clock, resumed?): a new game's journal, or the one resumed.
 
     A new game with chance draws records the draws its start makes (Battle Lines with the move
@@ -272,7 +304,6 @@ def _the_game(g, options, reader, time_control, resume_from, rng):
     from ..journal import Journal, JournalError, resume
 
     if resume_from is None:
-        sees = "occupancy" if reader == "sim-occupancy" else "colour"
         try:
             chooser = g.new(draws=Draws([], rng)).draws() if g.rules.draw_values is not None else None
             journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control, chooser=chooser)
@@ -298,8 +329,6 @@ def _the_game(g, options, reader, time_control, resume_from, rng):
 
 def _open_camera(g, cal_path, source, backend, width, height, buttons):
     """(the camera reader, the buttons or None), refusing with a clear message what cannot work."""
-    from hardware.buttons import ButtonError, GpioButtons
-    from hardware.leds import raspberry_pi_model
     from vision.calibration import CalibrationError, load_calibration
     from vision.capture import Camera, CameraError, CameraSettings
     from vision.reader import BoardReader
@@ -318,21 +347,32 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons):
         cam.open()
     except CameraError as exc:
         fail(str(exc))
-    choice = buttons or ("gpio" if raspberry_pi_model() else ("keyboard" if sys.stdin.isatty() else "none"))
-    pressers = None
-    if choice == "gpio":
-        try:
-            pressers = GpioButtons()
-        except ButtonError as exc:
-            cam.close()
-            fail(str(exc))
-    elif choice == "keyboard":
-        pressers = KeyboardButtons()
+    try:
+        pressers = _pressers(buttons)
+    except SystemExit:
+        cam.close()
+        raise
     return CameraReader(cam, BoardReader(cal)), pressers
 
 
+def _pressers(buttons):
+    """The buttons chosen (default: GPIO on a Pi, the keyboard on a terminal, else none)."""
+    from hardware.buttons import ButtonError, GpioButtons
+    from hardware.leds import raspberry_pi_model
+
+    choice = buttons or ("gpio" if raspberry_pi_model() else ("keyboard" if sys.stdin.isatty() else "none"))
+    if choice == "gpio":
+        try:
+            return GpioButtons()
+        except ButtonError as exc:
+            fail(str(exc))
+    if choice == "keyboard":
+        return KeyboardButtons()
+    return None
+
+
 def _run_camera(session) -> tuple[str, int] | None:
-    """Read the camera until the game is over or the players stop it (Ctrl-C, or q)."""
+    """Read the camera (or the sensor board) until the game is over or the players stop it (Ctrl-C, or q)."""
     session.start()
     keys = session.buttons if isinstance(session.buttons, KeyboardButtons) else None
     try:
