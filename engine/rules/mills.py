@@ -97,6 +97,8 @@ class MillSettings:
     placement_only: bool = False  # Stay, Pluck: over when the board is full or the mover has no chip (T-2)
     move_after_all_placed: bool = False  # Conquer: moves start when both reserves are empty (T-3)
     move_clock: float = 0  # seconds per step (Rapido, T-5); a ``timeout`` passes the turn; 0: no clock
+    match_target: int = 0  # Conquer's Advanced Play: a match of rounds to this many points (T-3)
+    line_word: str = "mill"  # what the rulebook page calls a line: mill, pillar, jare, Tresillo
 
 
 class MillRules(RulesBase):
@@ -196,9 +198,7 @@ class MillRules(RulesBase):
                     self.by_text[st.text] = st
         for st in self.jump_step.values():
             self.by_text[st.text] = st
-        self.timeout = Step(CALL, None, TIMEOUT)
-        if s.move_clock:
-            self.by_text[TIMEOUT] = self.timeout
+        self.timeout = Step(CALL, None, TIMEOUT)  # a call: parsed by word, never listed (see calls())
         # Start position.
         men = [0] * self.sides
         placed = [0] * self.sides
@@ -285,6 +285,19 @@ class MillRules(RulesBase):
             st = self.chain_steps[key] = Step(JUMP, names[src], names[landings[-1]], tuple(names[i] for i in landings))
         return st
 
+    def side_name(self, side: int) -> str:
+        return f"{'team' if self.teams else 'player'} {side}"
+
+    def round_points(self, state: "MillState") -> tuple[int, ...]:
+        """Conquer's Advanced Play tally (ruling T-3): 1 point per captured chip, 2 per opponent
+        chip trapped on the board (one with no open neighbouring point) when play ends."""
+        occ = 0
+        for m in state.men:
+            occ |= m
+        empty = self.full & ~occ
+        trapped = [sum(1 for i in _bits(m) if not self.adj[i] & empty) for m in state.men]
+        return tuple(state.captured_by(c + 1) + 2 * trapped[1 - c] for c in range(self.sides))
+
     def _slide_table(self, i: int) -> dict[int, tuple[Step, ...]]:
         """For point i: every subset of its neighbours -> the slide steps into that subset."""
         nbrs = _bits(self.adj[i])
@@ -303,14 +316,19 @@ class MillRules(RulesBase):
     def new(self, *, draws=None) -> "MillState":
         if draws is not None:
             raise ValueError(f"{self.name} has no chance draws")
+        return self.new_round(0)
+
+    def new_round(self, first: int, active=None) -> "MillState":
+        """A start position with player ``first`` (0-based) to play: a round of a match (Conquer's
+        Advanced Play, where the players take turns to start)."""
         s = self.settings
         st = MillState.__new__(MillState)
         st.rules = self
         st.men = self.start_men
         st.hand = self.start_hand
         st.lost = (0,) * self.sides
-        st.turn = 0
-        st.seat = 0
+        st.turn = first % self.sides
+        st.seat = first
         st.flown = (0,) * self.sides
         st.pending = 0
         st.opening = ()
@@ -332,6 +350,8 @@ class MillRules(RulesBase):
         if st is not None:
             return st
         if text.strip().lower() == TIMEOUT:
+            if self.settings.move_clock:
+                return self.timeout
             raise IllegalStep(text, "this game has no clock, so there is no timeout (ruling T-5)")
         try:
             kind, src, dst, path = parse_step_text(text)
