@@ -647,8 +647,9 @@ class MillState(StateBase):
         if step.src is not None:
             own &= ~(1 << rules.index[step.src])
         own |= 1 << i
+        before = self.men[turn]
         for _bit, lm in rules.lines_at[turn][i]:
-            if own & lm == lm:
+            if own & lm == lm and before & lm != lm:
                 return True
         return False
 
@@ -903,8 +904,9 @@ class MillState(StateBase):
         elif kind == MOVE and rules.flights and not rules.adj[src] >> dst & 1:
             nxt.flown = _put(self.flown, turn, self.flown[turn] + 1)  # G-6: one flight used
         formed = 0
+        before = self.men[turn]
         for lbit, lm in rules.lines_at[turn][dst]:
-            if own & lm == lm:
+            if own & lm == lm and before & lm != lm:  # a chain of jumps back to its start forms nothing
                 formed |= lbit
         if rules.track_breaks:
             prev_broken, prev_formed = self.broke[turn]
