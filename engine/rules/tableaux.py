@@ -135,7 +135,11 @@ class TableauxRules(RulesBase):
 
         return TableauxExplainer(self, sees)
 
-    match_explainer = _make_explainer  # the same explainer judges the rounds of a match
+    def match_explainer(self, match_rules, sees: str):
+        """The same explainer judges the rounds of a match (``engine.rules.match``)."""
+        from .tableaux_explain import TableauxExplainer
+
+        return TableauxExplainer(match_rules, sees)
 
     # ------------------------------------------------------------------ states
     def new(self, *, draws=None) -> "TableauxState":
