@@ -139,6 +139,18 @@ TRESILLO_CONQUER = ["d2", "f2", "a4", "b6", "c3", "d1", "b2", "e4", "g1", "c4", 
 TRESILLO_RAPIDO = ["f6", "b6", "d1", "timeout", "d2", "e5", "e4", "c3", "timeout", "f4", "c4", "a7", "b4", "g7",
                    "d3", "xa7", "a7", "g4", "g1", "f2", "a4", "b2", "xg7", "d5", "a1", "d6", "c5", "e3"]
 
+# Stack, one round to a target of 20: black confiscates five stacks and, when every chip is played
+# and black tops every stack, holds 20 chips (ruling T-4).
+STACK_ROUND = ["g1", "b4", "e5", "c4", "c4", "b6", "d3", "g1", "g4", "d3", "e4", "d1", "a7", "b2", "xe4", "b4", "a7",
+               "d2", "a1", "xd2", "g1", "f2", "d7", "e5", "d3", "b4", "xd7", "c4-c3", "c4-c3", "xg1", "g4-g7", "a4",
+               "xg7", "d3-c3", "b2-d2", "xc3", "e4"]
+TABLEAUX = ["3"] * 8 + ["1"]  # player 1 is left the last chip
+TABLEAUX_ADVANCED = [
+    "chips=25", "draw=9", "9", "9", "6", "1",  # player 2 takes the last chip: player 1 scores 15
+    "next-round", "chips=48", "draw=9", "9", "9", "9", "9", "9", "3",  # player 1 takes the last: player 2 scores 27
+    "next-round", "chips=25", "draw=3", "timeout",  # player 1 runs out of time: player 2 scores 25 more
+]
+
 # (game, options, steps, winner or None for a draw, words one of which the reason must contain)
 COMPLETE = [
     ("nine-mens-morris", {}, NINE_SHUT_IN, 2, ("move",)),
@@ -190,6 +202,9 @@ COMPLETE = [
     ("tresillo-pluck", {}, TRESILLO_PLUCK, 2, ("no chip left",)),
     ("tresillo-conquer", {}, TRESILLO_CONQUER, 1, ("cannot move",)),
     ("tresillo-rapido", {}, TRESILLO_RAPIDO, 1, ("no chip left",)),
+    ("stack", {"target": 20}, STACK_ROUND, 2, ("reached 20",)),
+    ("tableaux", {}, TABLEAUX, 2, ("last chip",)),
+    ("tableaux", {"advanced": True}, TABLEAUX_ADVANCED, 2, ("reached 52",)),
     # no placement in Shisima, so every step counts towards the cap (ruling G-3)
     ("shisima", {"move_cap": 6}, ["a1-a4", "g7-g4", "a4-a1", "g4-g7", "a1-a4", "g7-g4"], None,
      ("cap", "6", "moves")),
@@ -228,6 +243,8 @@ MILL_GAMES = [n for n in engine.names() if engine.spec(n).family == "mills"]
 def test_every_game_has_a_complete_game():
     covered = {case[0] for case in COMPLETE}
     assert set(MILL_GAMES) <= covered, set(MILL_GAMES) - covered
+    htjb = [n for n in engine.names() if not n.startswith("brain-hanky")]
+    assert set(htjb) <= covered, set(htjb) - covered
 
 
 def test_the_catalogue_lists_the_rulebook_games():
