@@ -295,11 +295,13 @@ def demo(delay: float | None, fast: bool) -> None:
 
 # Commands kept in their own modules; they import ``fail``/``console`` from here lazily.
 from .export_cli import export  # noqa: E402
+from .hint_cli import hint  # noqa: E402
 from .leds_cli import leds  # noqa: E402
 from .play_cli import play  # noqa: E402
 from .vision_cli import calibrate, read  # noqa: E402
 
 main.add_command(export)
+main.add_command(hint)
 main.add_command(leds)
 main.add_command(play)
 main.add_command(calibrate)
