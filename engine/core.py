@@ -207,6 +207,9 @@ class Option:
     default: Any
     help: str
     check: Callable[[Any], str | None] | None = None
+    # Left out of a game's resolved options (its records and journals) unless given: a choice
+    # offered to games that had records before it existed (team play), so those stay as they were.
+    omit_default: bool = False
 
     def coerce(self, value: Any) -> Any:
         if self.kind is bool:
@@ -239,7 +242,7 @@ class Option:
 def resolve_options(game: str, declared: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
     """Merge given options over defaults; unknown names are an error naming the known ones."""
     by_name = {o.name: o for o in declared}
-    out = {o.name: o.default for o in declared}
+    out = {o.name: o.default for o in declared if not o.omit_default}
     for key, value in given.items():
         name = key.replace("-", "_")
         if name not in by_name:

@@ -30,7 +30,7 @@ MOVE_CAP = Option("move_cap", int, 200, "moves (placements aside) without a capt
                   _positive)
 FLYING = Option("flying", bool, False, "a player down to three men may fly to any empty point (ruling G-6)")
 TEAMS = Option("teams", bool, False, "team play: four players in two teams sharing a colour, partners alternating "
-                                     "with opponents (A1 B1 A2 B2)")
+                                     "with opponents (A1 B1 A2 B2)", omit_default=True)
 
 
 def _flying_option(flights: int) -> Option:
