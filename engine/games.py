@@ -391,6 +391,14 @@ SPECS += (
 )
 
 FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules, "stack": StackRules, "tableaux": TableauxRules}
+# What each family is, in a line (``arbiter games`` lists the games under these headings).
+FAMILY_TITLES = {
+    "mills": "The mill family: place, move, jump; lines remove or win (Morris, Morabaraba, Shax, the 3x3 "
+             "games, Saba, Kubwa Tatu, Vyura, Nyoka, Ndege, Kunjing, Tresillo)",
+    "stack": "Tresillo Stack: chips stack up to five high; a Tresillo confiscates a stack",
+    "tableaux": "Tableaux: take chips off the board; the last chip loses",
+    "brain-hanky": "Brain Hanky: rings and gems on two webs",
+}
 
 _BY_NAME = {spec.name: spec for spec in SPECS}
 
@@ -415,4 +423,4 @@ def names() -> list[str]:
     return [s.name for s in SPECS]
 
 
-__all__ = ["BadOption", "Game", "GameSpec", "SPECS", "load", "names", "spec"]
+__all__ = ["BadOption", "FAMILY_TITLES", "Game", "GameSpec", "SPECS", "load", "names", "spec"]
