@@ -321,7 +321,6 @@ class MillRules(RulesBase):
     def new_round(self, first: int, active=None) -> "MillState":
         """A start position with player ``first`` (0-based) to play: a round of a match (Conquer's
         Advanced Play, where the players take turns to start)."""
-        s = self.settings
         st = MillState.__new__(MillState)
         st.rules = self
         st.men = self.start_men

@@ -178,9 +178,6 @@ class StackRules(RulesBase):
             raise IllegalStep(text, "a move must end on another point")
         raise IllegalStep(text, "Stack has no jumps: chips move to a neighbouring point, or fly at three")
 
-    def step_spots(self, step: Step) -> tuple[str, ...]:
-        return super().step_spots(step)
-
     # ------------------------------------------------------------------ states
     def new(self, *, draws=None) -> "StackState":
         if draws is not None:

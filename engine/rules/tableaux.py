@@ -209,11 +209,6 @@ class TableauxState(StateBase):
         occ = self.occupied
         return {names[i]: Piece(1, "man") for i in range(self.rules.n_spots) if occ >> i & 1}
 
-    def stack(self, spot: str) -> tuple[Piece, ...]:
-        """A spot's chips as far as the count tells: two on a spot only while chips are stacked
-        and it cannot be said which spots hold them, so one is shown (see ``stacked``)."""
-        return super().stack(spot)
-
     @property
     def stacked(self) -> int:
         """Chips standing on top of another chip (the ones no camera can see)."""
