@@ -379,7 +379,7 @@ class StackState(StateBase):
             if not st:
                 return f"there is no stack on {step.dst}"
             if not rules.may_confiscate(colour, st[-1]):
-                return f"the stack on {step.dst} is topped by {rules.colour_name(st[-1])}: take a stack topped by an opponent's chip"
+                return f"the stack on {step.dst} is topped by {rules.colour_name(st[-1])}: take a stack topped by an opponent's chip (ruling T-4)"
             if i not in self._confiscatable(colour):
                 return (f"the stack on {step.dst} stands in a Tresillo and is protected while other stacks "
                         f"can be taken (ruling T-4)")
@@ -411,9 +411,9 @@ class StackState(StateBase):
         st = self.stacks[i]
         spot = rules.names[i]
         if st and st[-1] == colour:
-            return f"{spot} is topped by {rules.colour_name(colour)}'s own chip: stack only on another colour"
+            return f"{spot} is topped by {rules.colour_name(colour)}'s own chip: stack only on another colour (ruling T-4)"
         if len(st) >= rules.settings.limit:
-            return f"the stack on {spot} already holds {rules.settings.limit} chips, the most a stack may hold"
+            return f"the stack on {spot} already holds {rules.settings.limit} chips, the most a stack may hold (ruling T-4)"
         return None
 
     # ------------------------------------------------------------------ applying

@@ -238,20 +238,20 @@ class TableauxState(StateBase):
         if step.kind == CALL:
             if step.dst == TIMEOUT:
                 if not rules.settings.advanced:
-                    return "basic Tableaux has no clock (the time limits are Advanced Play's)"
+                    return "basic Tableaux has no clock (the time limits are Advanced Play's, ruling TB-1)"
                 if not all(self.chosen):
                     return "the clock starts once the chips and the draw size are chosen"
                 return None
             if step.dst == NEXT_ROUND:
                 return "there is no next round here"
             if not rules.settings.advanced:
-                return "the chip count and draw size are chosen only in Advanced Play (basic: 25 chips, take 1-3)"
+                return "the chip count and draw size are chosen only in Advanced Play (basic: 25 chips, take 1-3; ruling TB-1)"
             if step.dst.startswith(CHIPS):
                 if self.chosen[0]:
                     return "the chips in play are already chosen for this round"
                 return None
             if not self.chosen[0]:
-                return f"player {self.first + 1} first names the chips in play (chips=25 to chips=48)"
+                return f"player {self.first + 1} first names the chips in play (chips=25 to chips=48, ruling TB-1)"
             if self.chosen[1]:
                 return "the draw size is already chosen for this round"
             return None
@@ -260,7 +260,7 @@ class TableauxState(StateBase):
             return f"the round starts once the {what} is chosen"
         n = step.count
         if n > self.draw:
-            return f"a play takes 1 to {self.draw} chips"
+            return f"a play takes 1 to {self.draw} chips (ruling TB-1)"
         if n > self.left:
             return f"only {self.left} chip{'s' * (self.left != 1)} left"
         if step.path:
