@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial clean docs-pictures
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
+
+# Solved games: value from the start, positions, solve time and hint cost (about 30 s).
+bench-solve: $(STAMP)
+	$(BIN)/python benchmarks/solve.py
 
 bench-hanky: $(STAMP)
 	$(BIN)/python benchmarks/brain_hanky.py

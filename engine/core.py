@@ -15,6 +15,11 @@ move         ``d2-d3``           slide along an edge, or fly (same text)
                                  Brain Hanky: ``Oc3.n-Oc3.e``, a string move lists its whole path
 jump         ``a1*g1*g7``        leap over a piece to each landing in turn
 remove       ``xg7``             take the opponent piece on g7 off the board
+take         ``3``               Tableaux: take three chips; ``3:a1,d4`` also names the spots
+                                 the take left empty (what a camera saw)
+call         ``timeout``         a declaration or choice that moves no piece: ``timeout`` (a
+                                 player's clock ran out), ``impasse`` (Stack), ``next-round``,
+                                 ``chips=30`` and ``draw=5`` (Tableaux's advanced set-up)
 ===========  ==================  ============================================
 """
 
@@ -24,6 +29,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 PLACE, MOVE, JUMP, REMOVE, CLUSTER = "place", "move", "jump", "remove", "cluster"
+TAKE, CALL = "take", "call"
+
+# The words of the call steps every family shares.
+TIMEOUT = "timeout"  # the player to move ran out of time (the engine never reads a clock)
+IMPASSE = "impasse"  # Stack: the players agree no colour can dominate the board
+NEXT_ROUND = "next-round"  # a match of rounds: the board is set up for the next round
 
 
 class IllegalStep(ValueError):
@@ -59,6 +70,9 @@ class Step(str):
     removed point for a removal, the square for a Brain Hanky cluster), ``path`` every landing
     point of a jump, or every point of a Brain Hanky ring move from the ring that starts it to
     the empty point it reaches (``Ob2.s-Ob2.e-Oc2.w``).
+
+    A *take* (Tableaux) keeps its chip count as text in ``dst`` (``count`` gives it as a number)
+    and the spots it left empty in ``path``; a *call* keeps its word in ``dst``.
     """
 
     kind: str
@@ -75,6 +89,10 @@ class Step(str):
             text = "*".join((src,) + tuple(path))
         elif kind == REMOVE:
             text = "x" + dst
+        elif kind == TAKE:
+            text = dst + (":" + ",".join(path) if path else "")
+        elif kind == CALL:
+            text = dst
         else:
             raise ValueError(f"unknown step kind {kind!r}")
         self = super().__new__(cls, text)
@@ -87,6 +105,11 @@ class Step(str):
     @property
     def text(self) -> str:
         return str.__str__(self)
+
+    @property
+    def count(self) -> int:
+        """How many chips a take step takes (0 for every other kind)."""
+        return int(self.dst) if self.kind == TAKE else 0
 
     def __repr__(self) -> str:
         return f"Step({str.__repr__(self)})"
@@ -116,6 +139,33 @@ def parse_step_text(text: str) -> tuple[str, str | None, str, tuple[str, ...]]:
             raise ValueError(f"{text!r} is not a move: write from-to, e.g. d2-d3")
         return MOVE, parts[0], parts[1], ()
     return PLACE, None, t, ()
+
+
+def parse_take_or_call(text: str, words: tuple[str, ...]) -> tuple[str, str, tuple[str, ...]] | None:
+    """Read a take (``3``, ``3:a1,d4``) or one of ``words`` (a call such as ``timeout`` or
+    ``chips=30``) as (kind, dst, path); None when the text is neither (it may be a board step).
+
+    ``words`` lists the calls a family knows; a word ending in ``=`` takes a whole number after it.
+    Raises ValueError, with what to write instead, for text that starts like one but is malformed.
+    """
+    t = text.strip()
+    head, sep, tail = t.partition(":")
+    if head.isdigit():
+        spots = tuple(tail.split(",")) if sep else ()
+        if sep and (not tail or any(not p for p in spots)):
+            raise ValueError(f"{text!r} is not a take: write the count, e.g. 3, or 3:a1,d4 with the emptied spots")
+        return TAKE, str(int(head)), spots
+    low = t.lower()
+    for w in words:
+        if w.endswith("="):
+            if low.startswith(w):
+                value = low[len(w):]
+                if not value.isdigit():
+                    raise ValueError(f"{text!r}: write {w} and a whole number, e.g. {w}30")
+                return CALL, w + str(int(value)), ()
+        elif low == w:
+            return CALL, w, ()
+    return None
 
 
 def preflight(state: Any, step: Any) -> tuple["Step | None", str | None]:
@@ -161,6 +211,9 @@ class Option:
     default: Any
     help: str
     check: Callable[[Any], str | None] | None = None
+    # Left out of a game's resolved options (its records and journals) unless given: a choice
+    # offered to games that had records before it existed (team play), so those stay as they were.
+    omit_default: bool = False
 
     def coerce(self, value: Any) -> Any:
         if self.kind is bool:
@@ -193,7 +246,7 @@ class Option:
 def resolve_options(game: str, declared: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
     """Merge given options over defaults; unknown names are an error naming the known ones."""
     by_name = {o.name: o for o in declared}
-    out = {o.name: o.default for o in declared}
+    out = {o.name: o.default for o in declared if not o.omit_default}
     for key, value in given.items():
         name = key.replace("-", "_")
         if name not in by_name:

@@ -57,13 +57,14 @@ class Progress:
 class _Memo:
     """What an explainer has worked out about one state: its key, and for tables its steps by key."""
 
-    __slots__ = ("state", "key", "table", "entries")
+    __slots__ = ("state", "key", "table", "entries", "caps")
 
     def __init__(self, state, key):
         self.state = state
         self.key = key
         self.table: dict[tuple, list] | None = None  # key -> [(step, after)]
         self.entries: list | None = None  # [(step, after, key)]
+        self.caps: list | None = None  # [(step, after, key, leftovers as view values)]: captures to lift
 
 
 def near(a: tuple, b: tuple, limit: int) -> bool:
@@ -235,7 +236,8 @@ class TableExplainer(Explainer):
 
     Every state's legal steps are few (a few dozen at most), so building the table once per state
     costs little, and two-step explanations look only at first steps whose result differs from
-    the board in at most two spots (a placement, move or removal changes at most two).
+    the board in at most two spots (a placement, move or removal changes at most two), plus the
+    men a step captured as a side effect (a Kuruka chain's jumped men), which may still stand.
     """
 
     def table(self, state) -> _Memo:
@@ -243,23 +245,35 @@ class TableExplainer(Explainer):
         if memo.table is None:
             table: dict[tuple, list] = {}
             entries = []
+            caps = []
             for step in state.legal_steps():
                 after = state.play(step)
                 k = self.key(after)
                 table.setdefault(k, []).append((step, after))
                 entries.append((step, after, k))
-            memo.table, memo.entries = table, entries
+                left = state.leftovers(step, after)
+                if left:
+                    caps.append((step, after, k, {spot: self.value(pc) for spot, pc in left.items()}))
+            memo.table, memo.entries, memo.caps = table, entries, caps
         return memo
 
     def _matches(self, base, key: tuple, lift: Mapping[str, Any], depth: int,
                  thorough: bool = True) -> list[Explanation]:
+        nkey, kept = self.normalise(key, lift)
         memo = self.table(base)
-        out = [Explanation((s,), (after,)) for s, after in memo.table.get(key, ())]
+        out = [Explanation((s,), (after,), dict(kept)) for s, after in memo.table.get(nkey, ())]
+        for s, after, k, caps in memo.caps:  # captured men not lifted yet: the step, and what to lift
+            if k != nkey:
+                still = _still_standing(k, nkey, caps, self.index)
+                if still is not None:
+                    out.append(Explanation((s,), (after,), {**kept, **still}))
         if depth == 2:
+            capped = {id(e[1]): e[3] for e in memo.caps}
             for s1, after1, k1 in memo.entries:
-                if near(k1, key, 2) and after1.result is None:
-                    for s2, after2 in self.table(after1).table.get(key, ()):
-                        out.append(Explanation((s1, s2), (after1, after2)))
+                caps1 = capped.get(id(after1), {})
+                if after1.result is None and near(k1, nkey, 2 + len(caps1)):
+                    for e in self._matches(after1, key, {**lift, **caps1}, 1):
+                        out.append(Explanation((s1,) + e.steps, (after1,) + e.states, e.lift))
         return out
 
     @staticmethod
@@ -312,6 +326,13 @@ class TableExplainer(Explainer):
                     why = self.reason(after1, key, depth + 1)
                     return f"after {step_words(s1)}: {why}"
         return None
+
+
+def _still_standing(want: tuple, seen: tuple, caps: Mapping[str, Any], index: Mapping[str, int]) -> dict | None:
+    """Whether ``seen`` is ``want`` with some of the captured pieces ``caps`` still standing: which."""
+    still = {spot: v for spot, v in caps.items() if seen[index[spot]] == v and want[index[spot]] is None}
+    diff = sum(1 for w, g in zip(want, seen) if w != g)
+    return still if diff == len(still) else None
 
 
 __all__ = ["Explainer", "Explanation", "MAX_CACHE", "Progress", "TableExplainer", "near"]

@@ -16,7 +16,10 @@ from .boards import BoardGraph
 from .core import BadOption, Option, UnknownGame, resolve_options
 from .rules import mills
 from .rules.brain_hanky import HankyRules, HankySettings
+from .rules.match import MatchRules
 from .rules.mills import MillRules, MillSettings
+from .rules.stack import SINGLE, TEAMS as STACK_TEAMS, TWO_COLOURS, StackRules, StackSettings
+from .rules.tableaux import TableauxRules, TableauxSettings
 
 
 def _positive(v: int) -> str | None:
@@ -26,6 +29,13 @@ def _positive(v: int) -> str | None:
 MOVE_CAP = Option("move_cap", int, 200, "moves (placements aside) without a capture before a draw (0: no cap; ruling G-3)",
                   _positive)
 FLYING = Option("flying", bool, False, "a player down to three men may fly to any empty point (ruling G-6)")
+TEAMS = Option("teams", bool, False, "team play: four players in two teams sharing a colour, partners alternating "
+                                     "with opponents (A1 B1 A2 B2)", omit_default=True)
+
+
+def _flying_option(flights: int) -> Option:
+    return Option("flying", bool, False, f"a player down to three men may fly to any empty point, at most "
+                                         f"{flights} flights in the game (ruling G-6)")
 
 
 @dataclass(frozen=True)
@@ -47,14 +57,18 @@ class Game:
         self.name = spec.name
         self.options = options
         settings = spec.adjust(spec.settings, options) if spec.adjust else spec.settings
-        if "move_cap" in options:
+        if "move_cap" in options and hasattr(settings, "move_cap"):
             settings = replace(settings, move_cap=options["move_cap"])
         self.settings = settings
         family = FAMILIES[spec.family]
         try:
-            self.rules = family(spec.name, settings)
+            rules = family(spec.name, settings)
         except ValueError as exc:
             raise BadOption(f"{spec.name}: {exc}") from None
+        target = getattr(settings, "match_target", 0)
+        if target:  # played as a match of rounds (Conquer advanced, Stack, Tableaux advanced)
+            rules = MatchRules(rules, target, elimination=getattr(settings, "elimination", False))
+        self.rules = rules
 
     @property
     def board(self) -> BoardGraph:
@@ -62,7 +76,8 @@ class Game:
 
     @property
     def players(self) -> int:
-        return self.settings.players
+        """People taking turns (four in team play, where two teams share two colours)."""
+        return self.rules.players
 
     def new(self, **kwargs):
         """The start state. Brain Hanky with ``move_chooser`` takes ``chooser=`` (draws or an RNG)."""
@@ -77,7 +92,19 @@ class Game:
 
 
 def _seven_flying(settings: MillSettings, options: dict[str, Any]) -> MillSettings:
-    return replace(settings, flying=mills.FLY_AT_THREE if options["flying"] else mills.FLY_NEVER)
+    return _mill_options(replace(settings, flying=mills.FLY_AT_THREE if options["flying"] else mills.FLY_NEVER),
+                         options)
+
+
+def _mill_options(settings: MillSettings, o: dict[str, Any]) -> MillSettings:
+    """The options the mill family shares: team play, flying with a flight count, players."""
+    if o.get("teams"):
+        settings = replace(settings, teams=True)
+    if "flying" in o and settings.flights:
+        settings = replace(settings, flying=mills.FLY_AT_THREE if o["flying"] else mills.FLY_NEVER)
+    if "players" in o:
+        settings = replace(settings, players=o["players"])
+    return settings
 
 
 def _hanky_options(settings: HankySettings, o: dict[str, Any]) -> HankySettings:
@@ -135,20 +162,24 @@ _THREE = dict(line_effect=mills.LINE_WINS, lose_below=0)
 
 SPECS: tuple[GameSpec, ...] = (
     GameSpec("nine-mens-morris", "Nine Men's Morris: 9 men each on three squares; mills remove, fly at three",
-             "mills", MillSettings("morris9", 9, flying=mills.FLY_AT_THREE, **_MORRIS), (MOVE_CAP,)),
+             "mills", MillSettings("morris9", 9, flying=mills.FLY_AT_THREE, **_MORRIS), (TEAMS, MOVE_CAP),
+             _mill_options),
     GameSpec("seven-mens-morris", "Seven Men's Morris: 7 men on two squares and the centre; mills only on the squares",
              "mills", MillSettings("morris7", 7, reform=mills.REFORM_UNLESS_OTHER, **_MORRIS),
-             (FLYING, MOVE_CAP), _seven_flying),
+             (FLYING, TEAMS, MOVE_CAP), _seven_flying),
     GameSpec("six-mens-morris", "Six Men's Morris: 6 men on two squares; no flying",
-             "mills", MillSettings("morris6", 6, reform=mills.REFORM_NEVER, **_MORRIS), (MOVE_CAP,)),
+             "mills", MillSettings("morris6", 6, reform=mills.REFORM_NEVER, **_MORRIS), (TEAMS, MOVE_CAP),
+             _mill_options),
     GameSpec("five-mens-morris", "Five Men's Morris: 5 men on two squares; no flying",
-             "mills", MillSettings("morris6", 5, reform=mills.REFORM_NEVER, **_MORRIS), (MOVE_CAP,)),
+             "mills", MillSettings("morris6", 5, reform=mills.REFORM_NEVER, **_MORRIS), (TEAMS, MOVE_CAP),
+             _mill_options),
     GameSpec("three-mens-morris", "Three Men's Morris: 3 men on the 3x3 board; men fly after placing; first line wins",
              "mills", MillSettings("three", 3, flying=mills.FLY_ALWAYS, blocked=mills.BLOCKED_PASSES, **_THREE),
              (MOVE_CAP,)),
     GameSpec("morabaraba", "Morabaraba: 12 cows each on the diagonal board; mills shoot cows, fly at three",
              "mills", MillSettings("morabaraba", 12, flying=mills.FLY_AT_THREE, reform=mills.REFORM_MORABARABA,
-                                   ten_move_draw=True, repetition_draw=False, **_MORRIS), (MOVE_CAP,)),
+                                   ten_move_draw=True, repetition_draw=False, **_MORRIS), (TEAMS, MOVE_CAP),
+             _mill_options),
     GameSpec("shax", "Shax: 12 each fill the 24 points; the first jare removes first; jare removes any piece",
              "mills", MillSettings("morris9", 12, line_effect=mills.LINE_REMOVES, protect_lines=False,
                                    shax_opening=True, lose_below=3, blocked=mills.BLOCKED_BESIEGED), (MOVE_CAP,)),
@@ -161,7 +192,7 @@ SPECS: tuple[GameSpec, ...] = (
              "mills", MillSettings("three", 3, blocked=mills.BLOCKED_LOSES, **_THREE), (MOVE_CAP,)),
     GameSpec("achi", "Achi: 4 each on the 3x3 board; only rows and columns win; a blocked player loses",
              "mills", MillSettings("three", 4, lines="rows-columns", blocked=mills.BLOCKED_LOSES, **_THREE),
-             (MOVE_CAP,)),
+             (TEAMS, MOVE_CAP), _mill_options),
     GameSpec("tant-fant", "Tant Fant: start on the home ranks; a line anywhere but your own home rank wins",
              "mills", MillSettings("three", 3, start=HOME_START, home_rank_counts=False,
                                    blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
@@ -173,6 +204,182 @@ SPECS: tuple[GameSpec, ...] = (
                                    blocked=mills.BLOCKED_PASSES, **_THREE), (MOVE_CAP,)),
 )
 
+
+# Saba, Sita and Tano (the Saba board: two squares and the eight-path centre star). The plain
+# forms jump without capturing and win by capturing 5, 4 or 3 men; the Kuruka forms capture by
+# jumping, chain jumps and win by capturing every man; Lazima makes the jump mandatory (G-8).
+_SABA = dict(line_effect=mills.LINE_REMOVES, jumps=True, blocked=mills.BLOCKED_LOSES, line_word="pillar")
+_KURUKA = dict(_SABA, jump_captures=True, chain_jumps=True, reform=mills.REFORM_UNLESS_OTHER, lose_below=1)
+
+
+def _saba_specs() -> tuple[GameSpec, ...]:
+    out = []
+    for name, men, goal, word in (("saba", 7, 5, "Saba"), ("sita", 6, 4, "Sita"), ("tano", 5, 3, "Tano")):
+        out.append(GameSpec(
+            name, f"{word}: {men} men each on the Saba board; pillars remove, jumps do not capture; capture {goal} to win",
+            "mills", MillSettings("saba", men, win_captures=goal, lose_below=0, **_SABA), (TEAMS, MOVE_CAP),
+            _mill_options))
+        out.append(GameSpec(
+            f"kuruka-{name}", f"Kuruka {word}: {word} where a jumped man is captured and jumps chain; capture every man",
+            "mills", MillSettings("saba", men, **_KURUKA), (TEAMS, MOVE_CAP), _mill_options))
+        out.append(GameSpec(
+            f"lazima-{name}", f"Lazima {word}: Kuruka {word} where jumping is mandatory unless a pillar can be formed",
+            "mills", MillSettings("saba", men, jump_mandatory=True, **_KURUKA), (TEAMS, MOVE_CAP), _mill_options))
+    return tuple(out)
+
+
+# Kubwa Tatu and its smaller forms (two squares joined at the midpoints), the Vyura ("frogs":
+# corner links too, and jumps) and Nyoka ("snakes": corner links, no jumps) games, Tatu Ndege
+# ("birds": any move flies). Pillars remove where the page says so; the smallest forms are won by
+# the first line. "Flying option (N flights)" is the option --flying with the page's count (G-6).
+def _small_square_specs() -> tuple[GameSpec, ...]:
+    out = []
+    forms = (  # name, board, men, captures to win (0: first line wins), jumps, summary word
+        ("kubwa-tatu", "morris6", 6, 4, True, "Kubwa Tatu"), ("mbili-na-nusu", "morris6", 5, 3, True, "Mbili na Nusu"),
+        ("mbili", "morris6", 4, 2, True, "Mbili"), ("moja-na-nusu", "morris6", 3, 0, True, "Moja na Nusu"),
+        ("sita-vyura", "morris6x", 6, 4, True, "Sita Vyura"), ("tano-vyura", "morris6x", 5, 3, True, "Tano Vyura"),
+        ("ene-vyura", "morris6x", 4, 0, True, "Ene Vyura"), ("tatu-vyura", "morris6x", 3, 0, True, "Tatu Vyura"),
+        ("sita-nyoka", "morris6x", 6, 4, False, "Sita Nyoka"), ("tano-nyoka", "morris6x", 5, 3, False, "Tano Nyoka"),
+        ("ene-nyoka", "morris6x", 4, 0, False, "Ene Nyoka"), ("tatu-nyoka", "morris6x", 3, 0, False, "Tatu Nyoka"),
+    )
+    for name, board_name, men, goal, jumps, word in forms:
+        where = "through the midpoints" if board_name == "morris6" else "through the midpoints and corners"
+        how = "moves or non-capturing jumps" if jumps else "moves, no jumps"
+        teams = (TEAMS,) if men >= 4 else ()
+        if goal:
+            settings = MillSettings(board_name, men, line_effect=mills.LINE_REMOVES, jumps=jumps, win_captures=goal,
+                                    lose_below=0, flights=men, blocked=mills.BLOCKED_LOSES, line_word="pillar")
+            summary = f"{word}: {men} men on two squares joined {where}; {how}; pillars remove; remove {goal} to win"
+            options = (_flying_option(men),) + teams + (MOVE_CAP,)
+        else:
+            settings = MillSettings(board_name, men, jumps=jumps, blocked=mills.BLOCKED_PASSES, **_THREE)
+            summary = f"{word}: {men} men on two squares joined {where}; {how}; the first line of three wins"
+            options = teams + (MOVE_CAP,)
+        out.append(GameSpec(name, summary, "mills", settings, options, _mill_options))
+    out.append(GameSpec(
+        "tatu-ndege", "Tatu Ndege: 3 men on two squares; after placing, a man may move to any open spot; first line wins",
+        "mills", MillSettings("morris6x", 3, flying=mills.FLY_ALWAYS, blocked=mills.BLOCKED_PASSES, **_THREE),
+        (MOVE_CAP,)))
+    return tuple(out)
+
+
+def _players(lo: int, hi: int, what: str) -> Option:
+    return Option("players", int, lo, what, _between(lo, hi))
+
+
+KUNJING = GameSpec(
+    "kunjing", "Kunjing (Dilemma): 3 or 4 players, 4 men each on the large board; jumps chain; first line wins",
+    "mills", MillSettings("morabaraba", 4, players=3, jumps=True, chain_jumps=True, blocked=mills.BLOCKED_PASSES,
+                          **_THREE),
+    (_players(3, 4, "3 or 4 players, each with 4 men of their own colour"), MOVE_CAP), _mill_options)
+
+SPECS += _saba_specs() + _small_square_specs() + (KUNJING,)
+
+
+# Tresillo (T-1 to T-5): 12 chips each on the large board; a Tresillo is any of its 20 lines.
+_TRESILLO = dict(lose_below=0, blocked=mills.BLOCKED_LOSES, line_word="Tresillo")
+
+
+def _conquer_options(settings: MillSettings, o: dict[str, Any]) -> MillSettings:
+    settings = _mill_options(settings, o)
+    if o.get("alternative"):
+        settings = replace(settings, line_effect=mills.LINE_HANDS_OVER_OR_REMOVES)
+    if o.get("advanced"):
+        settings = replace(settings, match_target=o.get("target") or 30)
+    elif o.get("target"):
+        raise BadOption("--target is the goal of Advanced Play: give --advanced too")
+    return settings
+
+
+def _rapido_options(settings: MillSettings, o: dict[str, Any]) -> MillSettings:
+    settings = _mill_options(settings, o)
+    if o.get("base", "pluck") == "stay":
+        settings = replace(settings, line_effect=mills.LINE_HANDS_OVER)
+    return replace(settings, move_clock=float(o.get("clock", 5)))
+
+
+def _one_of(*choices: str) -> Callable[[str], str | None]:
+    return lambda v: None if v in choices else f"must be one of {', '.join(choices)}"
+
+
+TRESILLO_SPECS = (
+    GameSpec("tresillo-stay", "Tresillo Stay: place 12 chips each; a Tresillo makes the opponent hand over a chip; "
+             "most chips collected wins", "mills",
+             MillSettings("morabaraba", 12, line_effect=mills.LINE_HANDS_OVER, placement_only=True, **_TRESILLO),
+             (TEAMS, MOVE_CAP), _mill_options),
+    GameSpec("tresillo-pluck", "Tresillo Pluck: place 12 chips each; a Tresillo removes an opponent chip; most "
+             "chips collected wins", "mills",
+             MillSettings("morabaraba", 12, line_effect=mills.LINE_REMOVES, placement_only=True, **_TRESILLO),
+             (TEAMS, MOVE_CAP), _mill_options),
+    GameSpec("tresillo-conquer", "Tresillo Conquer: place, then move to adjacent spots; a Tresillo removes; "
+             "block the opponent or take 10 chips", "mills",
+             MillSettings("morabaraba", 12, line_effect=mills.LINE_REMOVES, move_after_all_placed=True,
+                          lose_below=3, blocked=mills.BLOCKED_LOSES, line_word="Tresillo"),
+             (Option("alternative", bool, False, "Alternative Play: a Tresillo makes the opponent hand over an "
+                                                 "unplayed chip, or a chip is removed if they have none (T-3)"),
+              Option("advanced", bool, False, "Advanced Play: a match of rounds, players taking turns to start; "
+                                              "1 point per captured chip, 2 per trapped opponent chip (T-3)"),
+              Option("target", int, 0, "points that win an Advanced Play match (0: the rulebook's 30)",
+                     _between(0, 1000)),
+              TEAMS, MOVE_CAP), _conquer_options),
+    GameSpec("tresillo-rapido", "Tresillo Rapido: Pluck (or Stay) with a per-move clock; time out and the turn "
+             "passes", "mills",
+             MillSettings("morabaraba", 12, line_effect=mills.LINE_REMOVES, placement_only=True, **_TRESILLO),
+             (Option("base", str, "pluck", "the game played fast: pluck or stay (T-5)", _one_of("pluck", "stay")),
+              Option("clock", int, 5, "seconds for each play (T-5)", _between(1, 600)),
+              TEAMS, MOVE_CAP), _rapido_options),
+)
+
+
+def _stack_options(settings: StackSettings, o: dict[str, Any]) -> StackSettings:
+    players = o.get("players", 2)
+    if o.get("teams") and o.get("two_colours"):
+        raise BadOption("choose one of --teams (four players) and --two-colours (two players)")
+    if o.get("teams"):
+        if players not in (2, 4):  # 2 is the default: --teams alone means four players
+            raise BadOption("team play is four players in two teams: leave out --players or give 4")
+        settings = replace(settings, players=4, seating=STACK_TEAMS)
+    elif o.get("two_colours"):
+        if players != 2:
+            raise BadOption("two colours each is the two-player form: leave out --players or give 2")
+        settings = replace(settings, players=2, seating=TWO_COLOURS)
+    else:
+        settings = replace(settings, players=players, seating=SINGLE)
+    if o.get("elimination") and settings.seating != SINGLE:
+        raise BadOption("elimination (hold your man) is played each for themselves, not in teams or two colours each")
+    return replace(settings, match_target=o.get("target", 50), elimination=o.get("elimination", False))
+
+
+STACK = GameSpec(
+    "stack", "Tresillo Stack: 2-4 players stack chips up to 5; a Tresillo confiscates a stack; first to 50 points",
+    "stack", StackSettings(),
+    (_players(2, 4, "2 to 4 players, 12 chips of their own colour each (T-4)"),
+     Option("two_colours", bool, False, "two players, each playing two colours in turn"),
+     Option("teams", bool, False, "team play: four players in two teams, partners alternating with opponents"),
+     Option("target", int, 50, "points that win the match", _between(1, 1000)),
+     Option("elimination", bool, False, "hold your man: when a player reaches the target, the player before "
+                                        "them is out, and the rest play on"),
+     MOVE_CAP), _stack_options)
+
+
+def _tableaux_options(settings: TableauxSettings, o: dict[str, Any]) -> TableauxSettings:
+    if o.get("advanced"):
+        return replace(settings, advanced=True, match_target=o.get("target") or 50)
+    if o.get("target"):
+        raise BadOption("--target is the goal of Advanced Play: give --advanced too")
+    return settings
+
+
+TABLEAUX = GameSpec(
+    "tableaux", "Tableaux: 25 chips on the spots; take 1-3 in turn; whoever takes the last chip loses",
+    "tableaux", TableauxSettings(),
+    (Option("advanced", bool, False, "Advanced Play: 25-48 chips and a draw of 3-9 chosen each round, "
+                                     "10 s / 5 s per play, rounds to 50 points (TB-1)"),
+     Option("target", int, 0, "points that win an Advanced Play match (0: the rulebook's 50)", _between(0, 1000))),
+    _tableaux_options)
+
+SPECS += TRESILLO_SPECS + (STACK, TABLEAUX)
+
 SPECS += (
     GameSpec("brain-hanky", "Brain Hanky: clusters on two webs, string moves, capture every opponent gem",
              "brain-hanky", HankySettings(), HANKY_OPTIONS, _hanky_options),
@@ -183,7 +390,15 @@ SPECS += (
              "brain-hanky", HankySettings(periodic=True, battle_lines=True), BATTLE_OPTIONS, _hanky_options),
 )
 
-FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules}
+FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules, "stack": StackRules, "tableaux": TableauxRules}
+# What each family is, in a line (``arbiter games`` lists the games under these headings).
+FAMILY_TITLES = {
+    "mills": "The mill family: place, move, jump; lines remove or win (Morris, Morabaraba, Shax, the 3x3 "
+             "games, Saba, Kubwa Tatu, Vyura, Nyoka, Ndege, Kunjing, Tresillo)",
+    "stack": "Tresillo Stack: chips stack up to five high; a Tresillo confiscates a stack",
+    "tableaux": "Tableaux: take chips off the board; the last chip loses",
+    "brain-hanky": "Brain Hanky: rings and gems on two webs",
+}
 
 _BY_NAME = {spec.name: spec for spec in SPECS}
 
@@ -242,4 +457,4 @@ def specs() -> tuple[GameSpec, ...]:
     return SPECS
 
 
-__all__ = ["BadOption", "Game", "GameSpec", "SPECS", "load", "names", "register", "spec", "specs", "unregister"]
+__all__ = ["BadOption", "FAMILY_TITLES", "Game", "GameSpec", "SPECS", "load", "names", "register", "spec", "specs", "unregister"]

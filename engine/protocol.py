@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, runtime_checkable
 
-from .core import JUMP, MOVE, REMOVE, Piece, Result, Step
+from .core import CALL, JUMP, MOVE, REMOVE, TAKE, Piece, Result, Step
 
 if TYPE_CHECKING:  # pragma: no cover
     from .boards import BoardGraph
@@ -94,6 +94,11 @@ class State(Protocol):
     def captures(self) -> dict[int, int]: ...  # colour -> opponent pieces it has captured
     def leftovers(self, step: Step, after: "State") -> dict[str, Piece]: ...  # see StateBase
     def draws(self) -> list[int]: ...  # chance draws made so far (Brain Hanky's move chooser)
+    def calls(self) -> tuple[Step, ...]: ...  # declarations legal now but never read off a board
+    def stack(self, spot: str) -> tuple[Piece, ...]: ...  # everything on ``spot``, bottom first
+
+    @property
+    def time_limit(self) -> float | None: ...  # seconds the player to move has, if the rules clock it
 
 
 @runtime_checkable
@@ -179,6 +184,10 @@ class RulesBase:
             return (step.src,) + step.path
         if step.kind == MOVE and step.path:
             return step.path
+        if step.kind == TAKE:
+            return step.path
+        if step.kind == CALL:
+            return ()
         return tuple(p for p in (step.src, step.dst) if p)
 
     def explainer(self, sees: str) -> "Explainer":
@@ -244,6 +253,25 @@ class StateBase:
 
     def draws(self) -> list[int]:
         return []
+
+    def calls(self) -> tuple[Step, ...]:
+        """Declarations the player to move may make now that no reader can see: a clock's
+        ``timeout``, Stack's ``impasse``. They are legal steps (``play`` takes them) but are not in
+        ``legal_steps()``, so nothing explains a board by guessing one; the session offers them
+        through the clock and the buttons."""
+        return ()
+
+    def stack(self, spot: str) -> tuple[Piece, ...]:
+        """Every piece on ``spot``, bottom first; ``position()`` shows only the last (the top)."""
+        piece = self.position().get(spot)
+        return (piece,) if piece is not None else ()
+
+    @property
+    def time_limit(self) -> float | None:
+        """Seconds the player to move has for this step where the rules clock each move (Rapido,
+        Tableaux); None where they do not. The engine never reads a clock: when the time runs
+        out, the session plays the ``timeout`` call (``calls()`` offers it)."""
+        return None
 
 
 __all__ = ["COLOUR_WORDS", "Draws", "Rules", "RulesBase", "State", "StateBase"]

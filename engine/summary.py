@@ -15,6 +15,10 @@ def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
     """Sections of (heading, bullet lines) describing ``game`` with its options."""
     if game.spec.family == "brain-hanky":
         return _hanky_summary(game)
+    if game.spec.family == "stack":
+        return _stack_summary(game)
+    if game.spec.family == "tableaux":
+        return _tableaux_summary(game)
     return _mill_summary(game)
 
 
@@ -39,10 +43,15 @@ def _draw_lines(s, moves: str) -> list[str]:
 def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
     s: MillSettings = game.settings
     b = game.board
+    rules = getattr(game.rules, "inner", game.rules)
     out: list[tuple[str, list[str]]] = []
 
-    setup = [f"Board: {b.name}, {b.description}; {len(b.points)} points, {len(game.rules.line_points)} lines that count."]
-    setup.append(f"{s.players} players, {s.men} men each; player 1 moves first.")
+    setup = [f"Board: {b.name}, {b.description}; {len(b.points)} points, {len(rules.line_points)} lines that count."]
+    if s.teams:
+        setup.append(f"Team play: four players in two teams, each team sharing one colour's {s.men} men; turns go "
+                     f"A1, B1, A2, B2, partners alternating with opponents. A team wins or loses together.")
+    else:
+        setup.append(f"{s.players} players, {s.men} men each; player 1 moves first.")
     if s.start:
         for player in range(1, s.players + 1):
             pts = [p for p, owner in s.start if owner == player]
@@ -52,8 +61,23 @@ def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
     out.append(("Set-up and placement", setup))
 
     lines: list[str] = []
-    if s.line_effect == mills.LINE_REMOVES:
-        word = "jare" if s.shax_opening else "mill"
+    if b.name == "saba":
+        lines.append("Pillars form only on the sides of the two squares: the eight paths through the centre "
+                     "carry men and jumps but make no pillar.")
+    if s.line_effect in (mills.LINE_HANDS_OVER, mills.LINE_HANDS_OVER_OR_REMOVES):
+        lines.append("A Tresillo is any three own chips in a row on one of the board's lines (ruling T-1).")
+        if s.line_effect == mills.LINE_HANDS_OVER:
+            lines.append("Making a Tresillo makes the opponent hand over one unplayed chip, which the maker keeps; "
+                         "if the opponent has none left, nothing happens. No chip leaves the board (ruling T-2).")
+        else:
+            lines.append("Alternative Play: making a Tresillo makes the opponent hand over one unplayed chip; if "
+                         "they have none left, the maker removes one of their chips from the board instead, "
+                         "written xg7 (ruling T-3).")
+            lines.append("Chips standing in a Tresillo are protected, unless every opponent chip stands in one "
+                         "(ruling G-4).")
+        lines.append(_reform_text(s.reform))
+    elif s.line_effect == mills.LINE_REMOVES:
+        word = "jare" if s.shax_opening else s.line_word
         if s.shax_opening:
             lines.append("No man is removed while placing; the first player to make a jare is remembered (ruling S-1).")
             lines.append("When the board is full, the maker of the first jare removes one opponent man, then the "
@@ -78,19 +102,59 @@ def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
 
     moves = ["After placement, a move takes one man along a drawn line to the neighbouring empty point."
              if not s.start else "A move takes one man along a drawn line to the neighbouring empty point."]
-    if s.flying == mills.FLY_ALWAYS:
-        moves = ["After placement, a move takes any man to any empty point (ruling X-1)."]
+    if s.placement_only:
+        moves = ["Chips are only placed: the game never reaches a movement phase (ruling T-2)."]
+    elif s.move_after_all_placed:
+        moves = ["Once both players' chips are all played (on the board or collected), a move takes a chip to "
+                 "a neighbouring empty point; no jumps, no flying. A player whose chips are all played while the "
+                 "other still places passes until then (ruling T-3)."]
+    if s.placement_only:
+        pass
+    elif s.flying == mills.FLY_ALWAYS:
+        moves = ["After placement, a move takes any man to any empty point "
+                 + ("(ruling X-1)." if b.name == "three" else "(the game's page: pieces may move to any open spot).")]
     elif s.flying == mills.FLY_AT_THREE:
-        moves.append("A player down to exactly three men may fly a man to any empty point (ruling G-6).")
+        if rules.flights:
+            moves.append(f"Flying option: a player down to exactly three men may fly a man to any empty point, at "
+                         f"most {rules.flights} times in the game; after that their men move normally again "
+                         f"(ruling G-6). A move to a neighbouring point is not a flight.")
+        else:
+            moves.append("A player down to exactly three men may fly a man to any empty point (ruling G-6).")
+    elif s.flights:
+        moves.append(f"Men do not fly (the game's flying option, {s.flights} flights, is --flying; ruling G-6).")
     else:
         moves.append("Men never fly.")
-    if s.jumps:
+    if s.jumps and s.jump_captures:
+        moves.append("A man may also jump over a neighbouring opponent man to the empty point straight beyond it "
+                     "(along a line of the board); the jumped man is captured and taken off after the move "
+                     "(ruling G-7).")
+        moves.append("Jumps may continue from the landing point over further men in one move (a chain, "
+                     "a1*g1*g7), and may stop after any jump; a man is jumped only once (ruling G-7).")
+        if s.jump_mandatory:
+            moves.append("Jumping is mandatory: if a capturing jump is open and no move forms a pillar, the player "
+                         "must jump; when a pillar can be formed, any move may be made (ruling G-8).")
+        else:
+            moves.append("Jumping is not mandatory.")
+    elif s.jumps:
         moves.append("A man may also jump over a neighbouring opponent man to the empty point straight beyond it; "
                      "the jumped man stays (ruling G-7).")
+        if s.chain_jumps:
+            moves.append("Jumps may continue from the landing point over further men in one move (a chain, "
+                         "a1*g1*g7), never landing twice on one point, and may stop after any jump (ruling G-7).")
     out.append(("Movement", moves))
 
     ends: list[str] = []
-    if s.lose_below:
+    if s.placement_only:
+        ends.append("The game ends when every spot is covered or the player to move has no chip left; whoever "
+                    "holds more of the other's chips wins, an equal count is a draw (ruling T-2).")
+    if s.move_clock:
+        ends.append(f"Each play has {s.move_clock:g} seconds; when a player's time runs out (the call "
+                    f"'timeout') their turn passes, with any removal they were owed (ruling T-5).")
+    if s.win_captures:
+        ends.append(f"Capturing {s.win_captures} of the opponent's men wins.")
+    if s.jump_captures and s.lose_below == 1:
+        ends.append("Capturing every one of the opponent's men wins.")
+    elif s.lose_below:
         ends.append(f"A player left with fewer than {s.lose_below} men loses.")
     if s.blocked == mills.BLOCKED_LOSES:
         ends.append("A player who cannot move on their turn loses (ruling G-2).")
@@ -104,10 +168,112 @@ def _mill_summary(game: Game) -> list[tuple[str, list[str]]]:
     ends += _draw_lines(s, "moves (placements aside)")
     out.append(("End of the game", ends))
 
+    if s.match_target:
+        ends.append(f"Advanced Play: a match of rounds, the players taking turns to start. After each round a "
+                    f"player scores 1 point per chip captured and 2 per opponent chip trapped on the board (no "
+                    f"open neighbour); the first to {s.match_target} points wins (ruling T-3). Between rounds the "
+                    f"board is cleared: the call 'next-round'.")
     notation = ["Placement: d2.  Slide or flight: d2-d3.  Removal: xg7."]
     if s.jumps:
-        notation[0] += "  Jump: a1*g1."
+        notation[0] += "  Jump: a1*g1." + ("  Chain of jumps: a1*g1*g7." if s.chain_jumps else "")
+    if s.move_clock:
+        notation[0] += "  Out of time: timeout."
     out.append(("Notation", notation))
+    return out + _options_section(game)
+
+
+def _stack_summary(game: Game) -> list[tuple[str, list[str]]]:
+    s = game.settings
+    seating = s.seating
+    setup = [f"Board: {game.board.name}, {game.board.description}; a Tresillo is any of its "
+             f"{len(game.board.lines)} lines (ruling T-1)."]
+    if seating == "two-colours":
+        setup.append(f"Two players, each playing two colours of {s.chips} chips: turns go colour 1 (player 1), "
+                     f"colour 2 (player 2), colour 3 (player 1), colour 4 (player 2).")
+    elif seating == "teams":
+        setup.append(f"Team play: four players, {s.chips} chips of their own colour each, in two teams (players 1 "
+                     f"and 3, 2 and 4); turns go round, partners alternating with opponents.")
+    else:
+        setup.append(f"{s.players} players, {s.chips} chips of their own colour each; turns go round to the right "
+                     f"(ruling T-4).")
+    setup.append("A colour with chips in reserve places one on an empty point or on a stack not topped by its "
+                 f"own colour; a stack holds at most {s.limit} chips (ruling T-4).")
+    if seating == "two-colours":
+        setup.append("A player may stack on their own other colour.")
+    if seating == "teams":
+        setup.append("A player may stack on a partner's chip (any other colour).")
+    out = [("Set-up and placing", setup)]
+    moves = [
+        "Only a stack's top chip counts: its colour controls the stack, counts it for a Tresillo and moves it; "
+        "the camera sees only top chips, and the screen and lights show what lies beneath (ruling T-4).",
+        "A colour with none in reserve moves the top chip of one of its stacks to a neighbouring point that is "
+        f"empty or topped by another colour and holds fewer than {s.limit} (ruling T-4).",
+        f"A colour controlling exactly {s.fly_at} stacks, with none in reserve, may fly a top chip to any such "
+        "point (ruling T-4).",
+        "A colour that cannot play loses its turn, and the next plays (ruling G-2).",
+    ]
+    out.append(("Moving", moves))
+    take = {"two-colours": "a stack topped by the other player's chip",
+            "teams": "a stack not topped by their own colour (a partner's too)"}.get(seating, "a stack topped by an opponent's chip")
+    caps = [
+        f"Three stacks in a row topped by one colour make a Tresillo; its maker removes {take}, written xg7. "
+        "One removal however many Tresillos one play makes (ruling G-4).",
+        "Stacks in a standing Tresillo are protected unless no other stack can be taken (ruling T-4).",
+        "From a confiscated stack the remover's own chips go back to their reserve to be played again"
+        + (" (either of the player's colours)" if seating == "two-colours" else "")
+        + "; the others are kept as captured" + (" (a partner's chips are not returned)" if seating == "teams" else "")
+        + " (ruling T-4).",
+        "A move that uncovers a chip and so completes a Tresillo for its colour gives that colour a removal too, "
+        "after the mover's own, if its Tresillo still stands (second priority).",
+    ]
+    out.append(("Tresillo and confiscation", caps))
+    ends = [
+        "A round ends when every chip is played and one " + ("team" if seating == "teams" else "colour")
+        + " tops every stack. After all chips are played the players may declare an impasse (the call 'impasse'): "
+        "the round ends and the chips on the board are left uncounted.",
+        f"{s.move_cap} moves without a confiscation, the third repetition of a position, or a board where no colour "
+        "can play end the round as an impasse (ruling G-3).",
+        "Tally: each " + ("team" if seating == "teams" else "player") + " scores 1 point per chip held: in reserve, "
+        "captured, and its own chips on the board (ruling T-4).",
+        f"Rounds go on, the player to the right of the last round's first player starting the next, until someone "
+        f"reaches {s.match_target} points; between rounds the board is cleared (the call 'next-round').",
+    ]
+    if s.elimination:
+        ends.append("Hold your man (elimination): when a player reaches the target, the player who plays just "
+                    "before them is eliminated; the scores start again among the rest, and the last player left wins.")
+    out.append(("End of the game", ends))
+    out.append(("Notation", ["Place: d2.  Move or fly a top chip: d2-d3.  Confiscate a stack: xg7.  "
+                             "Calls: impasse, next-round."]))
+    return out + _options_section(game)
+
+
+def _tableaux_summary(game: Game) -> list[tuple[str, list[str]]]:
+    s = game.settings
+    setup = ["Board: all 25 spots (the 24 points and the centre); no lines, chips are only taken off."]
+    if s.advanced:
+        setup.append("Advanced Play: each round the first player names the chips in play (chips=25 to chips=48; "
+                     "chips above 25 stand two high on spots) and the other player names the draw size "
+                     "(draw=3 to draw=9): a play takes 1 to that many chips (ruling TB-1).")
+    else:
+        setup.append("25 chips, one on every spot; player 1 starts (ruling TB-1).")
+    out = [("Set-up", setup)]
+    plays = [f"In turn, each player takes {'1 to the draw size' if s.advanced else '1, 2 or 3'} chips off the board.",
+             "A camera sees only which spots hold chips: where chips stand two high, the players confirm the "
+             "count with the buttons (docs/rules.md)."]
+    if s.advanced:
+        plays.append(f"A round's first play has {s.first_clock:g} seconds, every later play {s.clock:g}; when time "
+                     "runs out the call 'timeout' ends the round (ruling TB-1).")
+    out.append(("Playing", plays))
+    ends = ["Whoever has to take the last chip loses (ruling TB-1)."]
+    if s.advanced:
+        ends.append("Tally: after a last-chip round the winner scores the chips they took; after a timeout the "
+                    "other player scores the chips they took plus the greater of the chips left on the board and "
+                    "the chips the late player took (ruling TB-1).")
+        ends.append(f"Rounds go on, the players taking turns to start, until someone reaches {s.match_target} "
+                    "points; between rounds the board is set up again (the call 'next-round').")
+    out.append(("End of the game", ends))
+    out.append(("Notation", ["A play is the number of chips taken: 3; the companion also records the spots it "
+                             "emptied: 3:a1,d4.  Calls: chips=30, draw=5, timeout, next-round."]))
     return out + _options_section(game)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import CLUSTER, JUMP, MOVE, PLACE, REMOVE, Step
+from .core import CALL, CLUSTER, JUMP, MOVE, PLACE, REMOVE, TAKE, Step
 
 
 def describe_step(rules: Any, before: Any, step: Step) -> str:
@@ -22,6 +22,11 @@ def describe_step(rules: Any, before: Any, step: Step) -> str:
         return f"{who} took the {whose}piece off {step.dst}."
     if step.kind == CLUSTER:
         return f"{who} placed a cluster on {step.dst}."
+    if step.kind == TAKE:
+        n = step.count
+        return f"{who} took {n} chip{'s' if n != 1 else ''}."
+    if step.kind == CALL:
+        return f"{who}: {step.dst}."
     if step.kind == JUMP:
         return f"{who} jumped from {step.src} to {step.dst}."
     if step.kind == MOVE and len(step.path) > 2:
@@ -41,6 +46,10 @@ def step_words(step: Step, kind: str = "piece") -> str:
         return f"take off {step.dst}"
     if step.kind == CLUSTER:
         return f"a cluster on {step.dst}"
+    if step.kind == TAKE:
+        return f"take {step.count}"
+    if step.kind == CALL:
+        return step.dst
     if step.kind == JUMP:
         return f"jump {step.src} to {step.dst}"
     if step.kind == MOVE and len(step.path) > 2:

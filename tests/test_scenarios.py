@@ -586,9 +586,13 @@ def test_a_game_killed_at_random_moments_resumes_to_the_same_game(tmp_path):
 
 # ============================================================================ what a reed grid can referee
 HANKY_FAMILY = tuple(n for n in engine.names() if n.startswith("brain-hanky"))
+# Issue 12's engine side added games whose board play needs the referee's family protocol:
+# captures left on the board to lift (Kuruka, Lazima), stacks, and Tableaux's chip counts. They
+# join this test when the referee is integrated with them.
+AWAITING_BOARD_PLAY = tuple(n for n in engine.names() if n.startswith(("kuruka-", "lazima-"))) + ("stack", "tableaux")
 
 
-@pytest.mark.parametrize("game", [n for n in engine.names() if n not in HANKY_FAMILY])
+@pytest.mark.parametrize("game", [n for n in engine.names() if n not in HANKY_FAMILY + AWAITING_BOARD_PLAY])
 def test_a_reed_grid_referees_every_mill_family_game_played_one_step_at_a_time(game):
     """Whose turn it is says whose piece went down, and a removal shows which piece went: for
     the mill family occupancy is enough, as long as players move one at a time (docs/play.md)."""

@@ -8,6 +8,7 @@ for unusable input and 1 for an illegal game record (``common.fail``).
 module              commands
 ==================  ==========================================================
 ``games``           games, rules, replay, render
+``hint``            hint
 ``play``            play, demo
 ``vision``          print-board, camera list|snapshot, calibrate, read
 ``leds``            leds map|test
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import click
 
-from . import export, games, leds, play, sensor, vision
+from . import export, games, hint, leds, play, sensor, vision
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -33,9 +34,10 @@ def main() -> None:
     """
 
 
-for command in (games.games, games.rules, games.replay_cmd, games.render, play.play, play.demo,
-                vision.print_board, vision.camera, vision.calibrate, vision.read, leds.leds, export.export):
+COMMANDS = (games.games, games.rules, games.replay_cmd, games.render, hint.hint, play.play, play.demo,
+            vision.print_board, vision.camera, vision.calibrate, vision.read, leds.leds, export.export,
+            *sensor.COMMANDS)
+for command in COMMANDS:
     main.add_command(command)
-for command in sensor.COMMANDS: main.add_command(command)  # noqa: E701 - one line per module
 
 __all__ = ["main"]

@@ -19,16 +19,21 @@ from .common import GAME_ARGS, console, fail, parse_game_options
 
 @click.command()
 def games() -> None:
-    """List every game and variant arbiter referees."""
-    table = Table(title="Games arbiter referees", show_lines=False, title_justify="left")
-    table.add_column("game", style="bold cyan", no_wrap=True)
-    table.add_column("board")
-    table.add_column("options")
-    table.add_column("what it is")
-    for spec in engine.games.specs():
-        opts = " ".join(f"--{o.name.replace('_', '-')}" for o in spec.options if o.name != "move_cap")
-        table.add_row(spec.name, spec.settings.board, opts, spec.summary)
-    console.print(table)
+    """List every game and variant arbiter referees, family by family."""
+    console.print("[bold]Games arbiter referees[/]")
+    specs = engine.games.specs()
+    for family in dict.fromkeys(spec.family for spec in specs):
+        table = Table(title=engine.games.FAMILY_TITLES.get(family, family), show_lines=False, title_justify="left")
+        table.add_column("game", style="bold cyan", no_wrap=True)
+        table.add_column("board")
+        table.add_column("options")
+        table.add_column("what it is")
+        for spec in specs:
+            if spec.family != family:
+                continue
+            opts = " ".join(f"--{o.name.replace('_', '-')}" for o in spec.options if o.name != "move_cap")
+            table.add_row(spec.name, spec.settings.board, opts, spec.summary)
+        console.print(table)
     console.print("Every game also takes --move-cap N (moves without a capture before a draw). "
                   "`arbiter rules GAME` explains one game.")
 
