@@ -93,8 +93,10 @@ def parse_piece(game, words: Iterable[str] | str, spot: str | None = None) -> Pi
 class PhysicalBoard:
     """The board on the table: what stands on each spot, whether a hand is over it, the camera mount.
 
-    ``held`` are pieces in the players' hands (lifted and not yet put down, or taken off the
-    board). Every change calls the ``on_change`` callbacks (the simulator saves the board to a
+    ``position`` holds what a camera sees on each spot, the top piece; where the game lets
+    pieces stand on each other (``Rules.stack_limit``: Stack's chips, Tableaux's), ``under`` holds
+    the pieces beneath, bottom first. ``held`` are pieces in the players' hands (lifted and not
+    yet put down, or taken off the board). Every change calls the ``on_change`` callbacks (the simulator saves the board to a
     file there, so a resumed game finds the board as the crash left it) and bumps ``version``.
     """
 
@@ -103,6 +105,8 @@ class PhysicalBoard:
         self.spots = self.game.rules.spots
         self._spot_set = frozenset(self.spots)
         self.position: dict[str, Piece] = {}
+        self.under: dict[str, list[Piece]] = {}
+        self.limit = max(1, int(getattr(self.game.rules, "stack_limit", 1)))
         for spot, piece in (position or {}).items():
             self._check_spot(spot)
             self.position[spot] = Piece(*piece)
@@ -115,7 +119,14 @@ class PhysicalBoard:
     @classmethod
     def of_state(cls, game, state, *, mount: int = 1) -> PhysicalBoard:
         """A board set up as ``state`` shows it (players laying out a position, or a resumed game)."""
-        return cls(game, state.position(), mount=mount)
+        board = cls(game, state.position(), mount=mount)
+        board.under = {s: list(state.stack(s)[:-1]) for s in board.position if len(state.stack(s)) > 1}
+        return board
+
+    def stack(self, spot: str) -> tuple[Piece, ...]:
+        """Everything on ``spot``, bottom first."""
+        top = self.position.get(spot)
+        return () if top is None else tuple(self.under.get(spot, ())) + (top,)
 
     # ---------------------------------------------------------------- looking
     def key(self) -> frozenset:
@@ -139,14 +150,19 @@ class PhysicalBoard:
     def put(self, spot: str, piece: Piece | None = None) -> None:
         """Put ``piece`` on ``spot``: by default the piece last lifted, else a new one from beside the board."""
         self._check_spot(spot)
-        if spot in self.position:
-            raise PhysicalError(f"{spot} already holds a {piece_words(self.game, self.position[spot])}")
+        if spot in self.position and len(self.stack(spot)) >= self.limit:
+            held = self.position[spot]
+            if self.limit == 1:
+                raise PhysicalError(f"{spot} already holds a {piece_words(self.game, held)}")
+            raise PhysicalError(f"{spot} already holds a stack of {self.limit}: no more fit")
         if piece is None:
             if not self.held:
                 raise PhysicalError(f"no piece in hand to put on {spot}: say which piece")
             piece = self.held.pop()
         elif piece in self.held:
             self.held.remove(piece)
+        if spot in self.position:
+            self.under.setdefault(spot, []).append(self.position[spot])
         self.position[spot] = Piece(*piece)
         self._changed()
 
@@ -155,16 +171,50 @@ class PhysicalBoard:
         self._check_spot(spot)
         if spot not in self.position:
             raise PhysicalError(f"there is no piece on {spot} to lift")
-        piece = self.position.pop(spot)
+        piece = self._pop(spot)
         self.held.append(piece)
         self._changed()
         return piece
 
-    def take(self, spot: str) -> Piece:
-        """Take the piece on ``spot`` off the board for good (a removal, a captured gem lifted)."""
-        piece = self.lift(spot)
-        self.held.remove(piece)
+    def _pop(self, spot: str) -> Piece:
+        """The top piece off ``spot``; the one beneath it, if any, is the top now."""
+        piece = self.position.pop(spot)
+        below = self.under.get(spot)
+        if below:
+            self.position[spot] = below.pop()
+            if not below:
+                del self.under[spot]
         return piece
+
+    def take(self, spot: str) -> Piece:
+        """Take what stands on ``spot`` off the board for good, a whole stack at once (a removal,
+        a captured gem lifted, a confiscated stack); returns the top piece."""
+        self._check_spot(spot)
+        if spot not in self.position:
+            raise PhysicalError(f"there is no piece on {spot} to take")
+        self.under.pop(spot, None)
+        piece = self.position.pop(spot)
+        self._changed()
+        return piece
+
+    def take_chips(self, count: int, spots: Iterable[str] = ()) -> None:
+        """Take ``count`` pieces off: everything on ``spots``, then single pieces from the spots
+        that hold one, last spot first, then the tops of stacks (Tableaux: a play of ``count``)."""
+        spots = list(spots)
+        taken = 0
+        for spot in spots:
+            taken += len(self.stack(spot))
+            self.take(spot)
+        while taken < count:
+            singles = [s for s in reversed(self.spots) if s in self.position and s not in self.under]
+            stacked = [s for s in reversed(self.spots) if s in self.under]
+            if not singles and not stacked:
+                break
+            self.lift((singles or stacked)[0])
+            self.held.pop()
+            taken += 1
+        if taken != count:
+            raise PhysicalError(f"{count} pieces to take, but {taken} came off")
 
     def move(self, src: str, dst: str) -> None:
         """Lift the piece on ``src`` and put it on ``dst`` (two changes; nothing is seen between)."""
@@ -199,20 +249,22 @@ class PhysicalBoard:
         self._check_spot(spot)
         if spot not in self.position:
             raise PhysicalError(f"there is no piece on {spot} to knock")
-        piece = self.position.pop(spot)
         if onto is not None:
             self._check_spot(onto)
             if onto in self.position:
-                self.position[spot] = piece
                 raise PhysicalError(f"{onto} is taken; a knocked piece cannot land there")
+        piece = self._pop(spot)
+        if onto is not None:
             self.position[onto] = piece
         self._changed()
 
-    def arrange(self, position: Mapping[str, Piece]) -> None:
-        """Lay the whole board out as ``position`` (setting up, or putting everything right)."""
+    def arrange(self, position: Mapping[str, Piece], under: Mapping[str, Iterable[Piece]] | None = None) -> None:
+        """Lay the whole board out as ``position`` (setting up, or putting everything right), with
+        the pieces ``under`` the tops where pieces stack."""
         for spot in position:
             self._check_spot(spot)
         self.position = {s: Piece(*p) for s, p in position.items()}
+        self.under = {s: [Piece(*p) for p in ps] for s, ps in (under or {}).items() if ps and s in self.position}
         self._changed()
 
     def cover(self) -> None:
@@ -233,8 +285,11 @@ class PhysicalBoard:
 
     # ---------------------------------------------------------------- a file that outlives a crash
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game.name, "mount": self.mount, "hand_over": self.hand_over,
-                "position": {s: [p.owner, p.kind] for s, p in sorted(self.position.items())}}
+        out = {"game": self.game.name, "mount": self.mount, "hand_over": self.hand_over,
+               "position": {s: [p.owner, p.kind] for s, p in sorted(self.position.items())}}
+        if self.under:
+            out["under"] = {s: [[p.owner, p.kind] for p in ps] for s, ps in sorted(self.under.items())}
+        return out
 
     @classmethod
     def from_json(cls, game, data: Mapping[str, Any]) -> PhysicalBoard:
@@ -244,6 +299,8 @@ class PhysicalBoard:
         board = cls(g, {s: Piece(int(o), str(k)) for s, (o, k) in data.get("position", {}).items()},
                     mount=int(data.get("mount", 1)))
         board.hand_over = bool(data.get("hand_over", False))
+        board.under = {s: [Piece(int(o), str(k)) for o, k in ps] for s, ps in data.get("under", {}).items()
+                       if s in board.position}
         return board
 
     def save(self, path: str | os.PathLike[str]) -> None:

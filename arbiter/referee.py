@@ -372,6 +372,23 @@ class Referee:
         out.sort(key=lambda f: f[2])
         return out[:MAX_UNSURE]
 
+    def unseen_steps(self) -> list[Step]:
+        """Steps the players may make now that the reader cannot see (see ``Explainer.unseen_steps``),
+        and the declarations the rules allow (``State.calls``: Stack's impasse), for the buttons."""
+        st = self.state
+        calls = [c for c in st.calls() if str(c) != "timeout"]  # the clock's, not a player's
+        return calls + [s for s in self.explainer.unseen_steps(st) if s not in calls]
+
+    def enter(self, step: Step | str) -> Verdict:
+        """Accept ``step`` told with the buttons or by the clock (a step no reader can see, a
+        ``timeout``). ValueError if it is not legal now; the board is not looked at."""
+        st = self.state
+        step = st.parse(step) if not isinstance(step, Step) else step
+        why = st.why_illegal(step)
+        if why:
+            raise ValueError(f"{step}: {why}")
+        return self._accept(Explanation((step,), (st.play(step),), dict(self._lift)))
+
     def tick(self, t: float) -> Verdict | None:
         """Time passes with the board as last seen: confirms a take-back held for ``takeback_hold_s``.
 
@@ -465,7 +482,9 @@ class Referee:
         out, seen = [], set()
         for e in found:
             st = e.state
-            sig = (tuple(sorted(st.position().items())), st.to_move, st.phase, st.result,
+            pos = st.position()
+            sig = (tuple(sorted(pos.items())), tuple(st.stack(s) for s in sorted(pos)),
+                   tuple(sorted(st.captures().items())), st.to_move, st.phase, st.result,
                    st.moves_left, tuple(sorted(e.lift.items())))
             if sig not in seen:
                 seen.add(sig)
@@ -595,6 +614,22 @@ class Referee:
         """What players call the pieces of ``colour`` ("white", "yellow")."""
         return self.rules.colour_name(colour)
 
+    def seat(self, state) -> int | None:
+        """In team play, which of its team's players (1, 2, ...) is to move in ``state``; else None."""
+        rules = self.rules
+        team = rules.team_of(state.to_move)
+        if team is None:
+            return None
+        mates = [p for p in range(1, rules.players + 1) if rules.team_of(p) == team]
+        return mates.index(state.to_move) + 1 if state.to_move in mates else None
+
+    def mover_words(self, state) -> str:
+        """Who is to move, as players say it: "White", or in team play "White (player 3)"."""
+        who = self.colour_name(state.colour_to_move).capitalize()
+        if self.rules.team_of(state.to_move) is not None:
+            who += f" (player {state.to_move})"
+        return who
+
     def step_spots(self, step: Step) -> tuple[str, ...]:
         """The spots a step touches (lit on the LEDs)."""
         return self.rules.step_spots(step)
@@ -639,7 +674,7 @@ class Referee:
             kind = v[1] if self.sees == "colour" else rules.kind_at(spot)
             parts.append(f"Lift the captured {kind} off {spot}.")
         me = state.colour_to_move
-        who = self.colour_name(me).capitalize()
+        who = self.mover_words(state)
         prev = self._states[-2] if len(self._states) > 1 else None
         same = prev is not None and prev.colour_to_move == me
         if state.phase == "removal":

@@ -17,7 +17,11 @@ in the game's notation; pieces by colour (``white``, ``black``; Brain Hanky ``wh
 ``slide a1 a4 a7``                 slide along the board: the piece rests a moment on each point
                                    it passes (``slide slowly ...``: long enough to be read there)
 ``push Oc3.w Oc3.n Od3.w``         Brain Hanky: every ring on the path moves on one place
-``take g7``                        take the piece off the board (a removal, a captured gem)
+``take g7``                        take what stands on g7 off the board (a removal, a captured
+                                   gem, a confiscated stack)
+``chips 3 [a1 d4]``                Tableaux: take 3 chips, all of a1 and d4 first, the rest
+                                   from single chips, then the tops of stacks
+``setout STEP``                    lay the board out as the game is after STEP (a new round)
 ``knock d2 [d3]``                  knock the piece off its point: off the board, or onto d3
 ``cluster Oc3 [white]``            Brain Hanky: a gem on the square and a ring on its four points
 ``hand 1.0`` / ``hand on|off``     a hand over the board for 1 s / from now until ``hand off``
@@ -44,7 +48,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import engine
-from engine.core import JUMP, MOVE, PLACE, REMOVE, Piece
+from engine.core import CALL, JUMP, MOVE, PLACE, REMOVE, TAKE, Piece
 from hardware.buttons import Role, SimulatedButtons
 
 from . import referee as R
@@ -77,8 +81,8 @@ class Action:
         return self.line or " ".join((("quick ",) if self.quick else ()) + (self.verb,) + self.args)
 
 
-VERBS = ("put", "lift", "drop", "move", "slide", "push", "take", "knock", "cluster", "hand", "bump", "press",
-         "wait")
+VERBS = ("put", "lift", "drop", "move", "slide", "push", "take", "chips", "setout", "knock", "cluster", "hand",
+         "bump", "press", "wait")
 
 
 def parse(text: str) -> list[Action]:
@@ -132,6 +136,8 @@ class Table:
         else:
             raise ValueError(f"unknown reader {reader!r}: camera or occupancy")
         self.frame_s = self.reader.frame_s
+        # A game that wants a board to rest longer before a step is read (Tableaux) gets it.
+        self.rest = max(REST, (self.game.rules.settle_s or 0.0) + 0.5)
         self.buttons = SimulatedButtons(self.time)
         self.speed = speed
         self.session = Session(self.game, self.reader, state=state, history=history, buttons=self.buttons,
@@ -158,7 +164,7 @@ class Table:
 
     def settle(self) -> None:
         """Rest long enough for the board to be read and judged."""
-        self.wait(REST)
+        self.wait(self.rest)
 
     # ---------------------------------------------------------------- acting
     def run(self, script: str | Iterable[Action]) -> list:
@@ -175,7 +181,7 @@ class Table:
     def do(self, a: Action) -> None:
         b, v, args = self.board, a.verb, a.args
         need = {"put": 1, "lift": 1, "drop": 1, "move": 2, "slide": 2, "push": 2, "take": 1, "knock": 1,
-                "cluster": 1, "press": 1}
+                "cluster": 1, "press": 1, "chips": 1, "setout": 1}
         if len(args) < need.get(v, 0):
             raise ScenarioError(f"{a}: {v} needs {need[v]} point{'s' if need[v] > 1 else ''}")
         if v == "put":
@@ -199,6 +205,18 @@ class Table:
         elif v == "take":
             for spot in args:
                 b.take(spot)
+        elif v == "chips":
+            if not args[0].isdigit():
+                raise ScenarioError(f"{a}: say how many chips, e.g. chips 3")
+            b.take_chips(int(args[0]), args[1:])
+        elif v == "setout":
+            state = self.session.state
+            try:
+                after = state.play(args[0])
+            except engine.IllegalStep as exc:
+                raise ScenarioError(f"{a}: {exc.reason}") from None
+            laid = PhysicalBoard.of_state(self.game, after)
+            b.arrange(laid.position, laid.under)
         elif v == "knock":
             b.knock(args[0], args[1] if len(args) > 1 else None)
         elif v == "cluster":
@@ -218,9 +236,9 @@ class Table:
             except ValueError:
                 raise ScenarioError(f"{a}: the buttons are confirm, undo and menu") from None
         elif v == "wait":
-            self.wait(float(args[0]) if args else REST)
+            self.wait(float(args[0]) if args else self.rest)
             return
-        self.wait(QUICK if a.quick else REST)
+        self.wait(QUICK if a.quick else self.rest)
 
     def _piece(self, words: Sequence[str], spot: str) -> Piece:
         if words:
@@ -256,6 +274,13 @@ def step_actions(state, step) -> list[Action]:
     colour = str(state.colour_to_move)
     if step.kind == REMOVE:
         return [Action("take", (step.dst,))]
+    if step.kind == TAKE:
+        return [Action("chips", (step.dst,) + tuple(step.path))]
+    if step.kind == CALL:
+        after = state.play(step)
+        if after.position() != state.position() or any(after.stack(s) != state.stack(s) for s in after.position()):
+            return [Action("setout", (str(step),))]  # a new round: the board is set out afresh
+        return []  # said with the buttons only
     if step.src is None and len(state.rules.step_spots(step)) > 1:
         return [Action("cluster", (step.dst, colour))]  # several pieces put down at once
     if step.kind == PLACE:
@@ -297,7 +322,7 @@ class Player:
 
     def next_step(self) -> str | None:
         s = self.table.session
-        hist = [str(x) for x in s.history]
+        hist = [_as_said(x) for x in s.history]
         if hist == self.steps[:len(hist)] and len(hist) < len(self.steps):
             return self.steps[len(hist)]
         if hist[:len(self.steps)] != self.steps and self.steps:
@@ -321,13 +346,15 @@ class Player:
         waiting = s.waiting_for
         if waiting == R.AMBIGUOUS and s.last_verdict is not None:
             cands = [tuple(map(str, c)) for c in s.last_verdict.candidates]
-            want = self.intended if self.intended in cands else cands[0]
+            said = [tuple(map(_as_said, c)) for c in cands]
+            want = cands[said.index(self.intended)] if self.intended in said else cands[0]
             for _ in range((cands.index(want) - s.offer) % len(cands)):
                 t.do(Action("press", ("menu",), quick=True))
             t.do(Action("press", ("confirm",)))
             return True
         if self._fix():
             return True
+        self._restack()
         lifts = [x for x in (s.last_verdict.to_remove if s.last_verdict else ())
                  if s.state.phase != "removal" and x in t.board.position]
         if lifts:
@@ -338,11 +365,30 @@ class Player:
             return False
         state = s.state
         step = state.parse(text)
-        self.intended = (str(step),)
+        self.intended = (_as_said(step),)
         if self.on_act is not None:
             self.on_act(text)
+        before = len(s.history)
         t.run(step_actions(state, step))
+        if (len(s.history) == before and s.state is state and s.waiting_for is None
+                and step in s.referee.unseen_steps()):
+            self._say(step)  # nothing a reader can see: the players say it with the buttons
         return True
+
+    def _say(self, step) -> None:
+        """Press menu until arbiter offers ``step``, then confirm."""
+        t = self.table
+        s = t.session
+        before = len(s.history)
+        for _ in range(64):
+            if len(s.history) != before:
+                return  # something else was accepted meanwhile (the step's time ran out)
+            t.do(Action("press", ("menu",), quick=True))
+            t.wait(2 * t.frame_s)  # a press is seen at the next reading, as on the board
+            if s._menu_on == ("say", step):
+                t.do(Action("press", ("confirm",)))
+                return
+        raise ScenarioError(f"the menu never offered {step}")
 
     def _fix(self) -> bool:
         """Put the board right if it differs from the game (beyond captured pieces still to lift)."""
@@ -364,6 +410,18 @@ class Player:
         t.settle()
         return True
 
+    def _restack(self) -> None:
+        """Where pieces stand on each other out of a reader's sight (Tableaux's second chips), lay
+        them as the game counts them when the board holds another number: players who lifted
+        chips and then ran out of time put them back as the companion says."""
+        t = self.table
+        if t.board.limit == 1:
+            return
+        state = t.session.state
+        want = {s: state.stack(s) for s in state.position()}
+        if sum(map(len, want.values())) != sum(len(t.board.stack(s)) for s in t.board.position):
+            t.board.arrange(state.position(), {s: st[:-1] for s, st in want.items() if len(st) > 1})
+
     def play(self, max_steps: int | None = None) -> None:
         """Play until the game is over or the record (and random play, if any) runs out."""
         s = self.table.session
@@ -379,3 +437,10 @@ class Player:
             elif self.table.time.t - last_change > self.stuck_after:
                 raise ScenarioError(f"the players are stuck: nothing accepted for {self.stuck_after:.0f} s "
                                     f"(arbiter is waiting for: {s.waiting_for or 'nothing'})")
+
+
+def _as_said(step) -> str:
+    """A step as a record writes it: a take without the spots it emptied (``3:a1,d4`` is ``3``)."""
+    text = str(step)
+    head, colon, _rest = text.partition(":")
+    return head if colon and head.isdigit() else text

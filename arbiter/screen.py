@@ -29,12 +29,12 @@ from .textboard import game_text, spot_grid
 __all__ = ["LiveScreen", "StoryScreen", "game_board", "led_board"]
 
 MARKS = {"step": "✓", "steps": "✓", "waiting-removal": "✓", "correction": "↻", "takeback": "↶",
-         "takeback-pending": "?", "ambiguous": "?", "offer": "?", "illegal": "✗", "restored": "✓",
+         "takeback-pending": "?", "ambiguous": "?", "offer": "?", "hint": "☆", "illegal": "✗", "restored": "✓",
          "in-progress": "…", "unseen": "·", "seen": "·", "over": "■", "start": "▶", "error": "!",
          "guidance": "!", "resumed": "✓", "clock": "⏱", "button": "·", "unchanged": "·", "unclear": "?"}
 STYLES = {"illegal": "bold red", "error": "bold red", "guidance": "bold magenta", "over": "bold green",
           "correction": "yellow", "takeback": "yellow", "takeback-pending": "yellow", "ambiguous": "cyan",
-          "offer": "cyan", "unseen": "dim", "seen": "dim", "clock": "yellow"}
+          "offer": "cyan", "hint": "cyan", "unseen": "dim", "seen": "dim", "clock": "yellow"}
 # LED boards drawn in the story: the moments a player would look at the lights.
 STORY_LEDS = frozenset({"illegal", "waiting-removal", "guidance", "ambiguous", "over", "correction", "takeback"})
 

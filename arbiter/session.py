@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from engine.observation import Observation
+from engine.observation import SEES, Observation
 from hardware.buttons import Buttons, Role
 from hardware.pixels import Pixels
 from hardware.palette import OFF, RGB, STANDARD, Palette
@@ -61,6 +61,7 @@ from hardware.signals import (
     GameOver,
     GemToTake,
     Guidance,
+    Hint,
     IllegalChange,
     MovesLeft,
     Removable,
@@ -152,11 +153,14 @@ class Session:
 
         self.game = engine.load(game) if isinstance(game, str) else game
         self.reader = reader
-        self.sees = reader.sees
+        rules = self.game.rules
+        # Judge no finer than the game needs (Tableaux chips belong to nobody: occupancy).
+        self.sees = max(reader.sees, rules.reads_as, key=SEES.index)
         self.referee = Referee.from_steps(self.game, list(history), self.sees, state,
                                           takeback_hold_s=takeback_hold_s)
         self._start_state = state
-        self.stabiliser = stabiliser or Stabiliser.for_reader(self.sees)
+        settle = {"window_s": rules.settle_s} if rules.settle_s else {}
+        self.stabiliser = stabiliser or Stabiliser.for_reader(self.sees, **settle)
         self.journal = journal
         self.clock = clock
         self.spots = spots_for(self.game)
@@ -183,6 +187,10 @@ class Session:
         self._led_t: float | None = None
         self._clock_t = 0.0
         self._draws_said = len(self.state.draws())
+        self._menu: tuple[int, list, int] | None = None  # (history length, items, index on offer)
+        self._menu_on: tuple[str, Any] | None = None
+        self._hints = None
+        self._step_t: float | None = None  # when the step to come began, where the rules clock it
         self.frames = 0
 
     # ------------------------------------------------------------------ what the players see
@@ -217,7 +225,7 @@ class Session:
         if self.state.result is not None:
             self._finish(self.state.result, t, events)
         else:
-            events.append(Turn(self.mover()))
+            events.append(self._turn())
             events += self._moves_left_events()
         if self.checking:
             n = len(self.history)
@@ -239,6 +247,7 @@ class Session:
         self.frames += 1
         before = len(self.log)
         self._tick_clock(t)
+        self._tick_step_clock(t)
         if self.over and self.flagged is not None:
             self._show(t)
             return self.log[before:]
@@ -295,6 +304,9 @@ class Session:
     # ------------------------------------------------------------------ verdicts
     def _verdict(self, v: Verdict, t: float) -> None:
         self.last_verdict = v
+        if v.accepted:
+            self._menu = self._menu_on = None
+            self._step_t = t
         if self.over and v.accepted and self.state.result is None:
             self.over = False  # a take-back of the step that ended the game: play on
             self.result = None
@@ -336,6 +348,10 @@ class Session:
             events += self._moves_left_events()
         self._announce(Announcement(t, kind, message, v), events)
 
+    def _turn(self) -> Turn:
+        """The turn signal: the mover's colour, and in team play which of the team's players."""
+        return Turn(self.mover(), self.referee.seat(self.state))
+
     def _draw_words(self, again: bool = False) -> str:
         """The chance draw for the turn that just began, in words (the move chooser's k);
         ``again``: say the current turn's draw even if it was said before."""
@@ -365,7 +381,7 @@ class Session:
         if v.steps:
             out.append(StepAccepted(v.points))
         if v.accepted and self.state.result is None:
-            out.append(Turn(self.mover()))
+            out.append(self._turn())
         if k == R.ILLEGAL:
             out.append(IllegalChange(v.points))
         elif k == R.IN_PROGRESS:
@@ -437,6 +453,14 @@ class Session:
                 v = self.referee.confirm_takeback()
             elif waiting == R.AMBIGUOUS:
                 v = self.referee.choose(self.offer % len(self.last_verdict.candidates))
+            elif self._menu_on is not None and self._menu_on[0] == "say":
+                step = self._menu_on[1]
+                self._menu_on = None
+                try:
+                    v = self.referee.enter(step)
+                except ValueError as exc:
+                    self._announce(Announcement(t, "button", f"Not now: {exc}."))
+                    return
             else:
                 self._announce(Announcement(t, "button", "Nothing to confirm just now."))
                 return
@@ -447,12 +471,92 @@ class Session:
             self._removal_shown = ("", ())
             self._announce(Announcement(t, "offer", self._offer_words()),
                            [StepAccepted(self._candidate_points(self.offer))])
+        elif role == Role.MENU:
+            self._menu_next(t)
         elif role == Role.UNDO:
             self._announce(Announcement(t, "button", "To take a step back, put the pieces back as they were; "
                                                      "then press confirm."))
-        else:
-            self._announce(Announcement(t, "button", "The menu button chooses between readings when I "
-                                                     "cannot tell which move was made."))
+
+    # ------------------------------------------------------------------ the menu button
+    def menu_items(self) -> list[tuple[str, Any]]:
+        """What the menu button offers when no reading is in doubt, in turn: the best step of a
+        solved game (``("hint", Hint)``), and the steps the players make that the reader cannot
+        see, to say with the confirm button (``("say", step)``: Stack's impasse, Tableaux's chip
+        count and draw size, chips taken off the tops of stacks)."""
+        st = self.state
+        if st.result is not None:
+            return []
+        items: list[tuple[str, Any]] = []
+        hint = self._hint()
+        if hint is not None:
+            items.append(("hint", hint))
+        items += [("say", s) for s in self.referee.unseen_steps()]
+        return items
+
+    def _hint(self):
+        from .hints import HintError, HintStore, solved_games
+
+        if self.game.name not in solved_games():
+            return None
+        try:
+            if self._hints is None:
+                self._hints = HintStore(warn=lambda text: None)
+            return self._hints.hint(self.game, self.state)
+        except HintError:
+            return None
+
+    def _menu_next(self, t: float) -> None:
+        key = len(self.history)
+        if self._menu is None or self._menu[0] != key:
+            self._menu = (key, self.menu_items(), -1)
+        _key, items, i = self._menu
+        if not items:
+            self._announce(Announcement(t, "button", "The menu button chooses between readings when I cannot tell "
+                                                     "which move was made; there is nothing to choose now."))
+            return
+        i = (i + 1) % len(items)
+        self._menu = (key, items, i)
+        what, item = items[i]
+        self._menu_on = (what, item)
+        where = f"{i + 1} of {len(items)}"
+        if what == "hint":
+            best = item.best[0] if item.best else None
+            who = self.referee.mover_words(self.state)
+            text = f"Hint ({where}): {who} has {item.words()}"
+            points: tuple[str, ...] = ()
+            if best is not None:
+                step = self.state.parse(best)
+                text += f"; best: {self.referee.step_words((step,))[0]}"
+                points = self.referee.step_spots(step)
+            self._announce(Announcement(t, "hint", text + "."), [Hint(points)])
+            return
+        who = self.referee.mover_words(self.state)
+        words = self.referee.step_words((item,))[0]
+        self._announce(Announcement(t, "offer", f"Say ({where}): {who}: {words}? Confirm button: yes; "
+                                                f"menu button: the next."))
+
+    # ------------------------------------------------------------------ the rules' own clock
+    def _tick_step_clock(self, t: float) -> None:
+        """Where the rules give each step a time (Rapido, Tableaux), play ``timeout`` when it runs out."""
+        st = self.state
+        limit = st.time_limit
+        if limit is None or self.over or self.referee.waiting_for is not None:
+            self._step_t = None if limit is None else self._step_t
+            return
+        if self._step_t is None:
+            self._step_t = t
+            return
+        if t - self._step_t < limit:
+            return
+        timeout = next((c for c in st.calls() if str(c) == "timeout"), None)
+        if timeout is None:
+            return
+        self._step_t = None
+        try:
+            v = self.referee.enter(timeout)
+        except ValueError:
+            return
+        self._verdict(v, t)
 
     # ------------------------------------------------------------------ the journal
     def _record(self, v: Verdict, t: float) -> bool:

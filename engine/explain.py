@@ -191,6 +191,23 @@ class Explainer:
     def _reason(self, state, key, emptied, filled, swapped, depth) -> str | None:
         return None
 
+    def unseen_steps(self, state, most: int = 400) -> list[Step]:
+        """Legal steps this reader cannot see: the board looks the same after them (Tableaux
+        chips taken off the tops of stacks, a call such as ``chips=30``, a chip stacked where an
+        occupancy grid feels nothing new). The players say these with the buttons. At most
+        ``most`` legal steps are looked at (a crowded Brain Hanky board has thousands, and they
+        all show)."""
+        if state.result is not None:
+            return []
+        now = self.key(state)
+        out = []
+        for i, step in enumerate(state.iter_steps()):
+            if i >= most:
+                break
+            if self.key(state.play(step)) == now:
+                out.append(step)
+        return out
+
     def in_progress(self, state, key: tuple) -> Progress | None:
         """A step half made: a piece of the mover lifted from where it may move, or a step that
         puts down several pieces (a cluster) partly made. None when the board shows neither."""
@@ -239,6 +256,12 @@ class TableExplainer(Explainer):
     the board in at most two spots (a placement, move or removal changes at most two), plus the
     men a step captured as a side effect (a Kuruka chain's jumped men), which may still stand.
     """
+
+    def unseen_steps(self, state, most: int = 400) -> list[Step]:
+        if state.result is not None:
+            return []
+        now = self.key(state)
+        return [s for s, _after, k in self.table(state).entries if k == now]
 
     def table(self, state) -> _Memo:
         memo = self._memo_of(state)

@@ -112,6 +112,9 @@ class Rules(Protocol):
     piece_kinds: tuple[str, ...]
     has_jumps: bool
     line_name: str
+    stack_limit: int
+    reads_as: str
+    settle_s: float | None
 
     @property
     def colours(self) -> int: ...  # how many piece colours are in play
@@ -145,6 +148,9 @@ class RulesBase:
     piece_kinds: tuple[str, ...] = ("man",)  # the kinds of piece in play
     has_jumps = False  # whether a piece may leap over another (a long move is then read as a jump)
     line_name = "a line"  # what completing a line that removes is called, with its article ("a mill")
+    stack_limit = 1  # pieces that may stand on one spot (Stack: 5; Tableaux: chips two high)
+    reads_as = "colour"  # the most a reader needs to see ("occupancy": Tableaux chips belong to nobody)
+    settle_s: float | None = None  # how long a board must hold still before a step is read (None: the reader's)
 
     def kind_at(self, spot: str) -> str:
         """The kind of piece that stands on ``spot`` (the first kind, unless a family says)."""

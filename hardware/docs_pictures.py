@@ -20,7 +20,7 @@ from PIL import Image
 from .layout import default_map, spots_for
 from .palette import COLOUR_BLIND, STANDARD, Palette
 from .picture import BoardPicture, filmstrip
-from .signals import (ClockWarning, Event, GameOver, GemToTake, Guidance, IllegalChange, MovesLeft, Removable,
+from .signals import (ClockWarning, Event, GameOver, GemToTake, Guidance, Hint, IllegalChange, MovesLeft, Removable,
                       SignalPlayer, StepAccepted, Turn)
 
 
@@ -49,6 +49,10 @@ SCENES = (
           (Turn(2), GemToTake(("Oc3",))), (0.0, 0.3, 0.6)),
     Scene("moves-left", "MovesLeft(2): the turn pixel blinks dark twice, then stays lit (two moves left)",
           "brain-hanky", (Turn(2), StepAccepted(("Oc3.n", "Oc3.e")), MovesLeft(2)), (0.1, 0.3, 0.5, 0.7, 1.2)),
+    Scene("hint", "Hint([a1, d4]): cyan on a solved game's best step, from where to where in turn", "tapatan",
+          (Turn(1), Hint(("a1", "d4"))), (0.2, 0.7)),
+    Scene("team-turn", "Turn(1, seat=2): team play; the team's colour, blinking once per seat: its second player",
+          "kunjing", (Turn(1, 2), StepAccepted(("d2",))), (0.1, 0.3, 0.5, 0.7, 1.2)),
     Scene("clock-warning", "ClockWarning(1, 30 s): the clock pixel blinks yellow; faster under 10 s; red at 0",
           MORRIS, (Turn(1), ClockWarning(1, 30.0)), (0.0, 0.6, 21.0, 21.2, 31.0)),
     Scene("game-over", "GameOver(2): the winner's colour sweeps across the board", MORRIS,

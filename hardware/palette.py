@@ -40,6 +40,7 @@ class Palette:
     removable: RGB = (255, 120, 0)  # amber: a piece that may be taken after a mill
     gem: RGB = (0, 40, 255)  # blue: a captured gem to take off the board, pulsing
     clock: RGB = (255, 200, 0)  # a clock running low: blinking on the clock pixel
+    hint: RGB = (0, 220, 200)  # cyan: the best step of a solved game, its points lit in turn
     test: RGB = (255, 255, 255)  # `arbiter leds test`: the pixel being checked
 
     def player(self, number: int) -> RGB:

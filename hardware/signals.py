@@ -12,6 +12,11 @@ event              what the players see                    how long
 ``MovesLeft(n)``   the turn pixel flashes n times, then    until the next MovesLeft
                    stays lit, over and over (a turn of     (0 clears it)
                    several moves: the move chooser's k)
+``Turn(p, seat)``  team play: the turn pixel in the team's  until the next Turn
+                   colour flashes once for its first
+                   player, twice for its second
+``Hint(points)``   cyan on a solved game's best step: its  until the next legal step
+                   points lit in turn, from where to where  (empty: cleared)
 ``StepAccepted``   green on the step's points, fading      0.4 s full, then 1.2 s fade
 ``IllegalChange``  red, steady, on the points that differ  until Fixed (or a legal step);
                    and the error pixel red                 an empty one clears it
@@ -62,9 +67,20 @@ def _names(points: Iterable[str] | str) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------- events
 @dataclass(frozen=True)
 class Turn:
-    """Player ``player`` is to move."""
+    """Colour ``player`` is to move; in team play ``seat`` (1 or 2) says which of the team's two."""
 
     player: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best step (of a solved game) touches ``points``, in the order a hand visits them."""
+
+    points: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", _names(self.points))
 
 
 @dataclass(frozen=True)
@@ -151,9 +167,9 @@ class Reset:
     """A new game or the program stopping: every signal off."""
 
 
-Event = Union[Turn, MovesLeft, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
-              GameOver, Reset]
-EVENTS = (Turn, MovesLeft, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
+Event = Union[Turn, MovesLeft, Hint, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake,
+              ClockWarning, GameOver, Reset]
+EVENTS = (Turn, MovesLeft, Hint, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
           GameOver, Reset)
 
 
@@ -176,6 +192,7 @@ class Timing:
     sweep_floor: float = 0.08  # the winner's colour stays this bright between sweeps
     count_flash: float = 0.4  # moves left: one flash of the turn pixel (half on, half off)...
     count_rest: float = 1.2  # ...and the pause, lit, before the count begins again
+    hint_each: float = 0.5  # a hint lights each point of the best step this long, in turn
 
 
 def fade(dt: float, hold: float, length: float) -> float:
@@ -199,7 +216,9 @@ def blink(dt: float, period: float, duty: float = 0.5) -> float:
 @dataclass
 class _State:
     turn: int | None = None
+    seat: tuple[int, float] | None = None  # team play: which of the team's players, since when
     moves: tuple[int, float] | None = None  # moves left in the turn, since when
+    hint: tuple[tuple[str, ...], float] | None = None
     step: tuple[tuple[str, ...], float] | None = None
     illegal: tuple[str, ...] = ()
     put: tuple[str, ...] = ()
@@ -253,12 +272,16 @@ class SignalPlayer:
         if isinstance(event, Turn):
             self.palette.player(event.player)
             s.turn, s.clock, s.game_over = event.player, None, None
+            s.seat = (event.seat, t) if event.seat else None
             s.players.add(event.player)
+        elif isinstance(event, Hint):
+            s.hint = (self._known(event.points), t) if event.points else None
         elif isinstance(event, MovesLeft):
             s.moves = (int(event.moves), t) if event.moves > 0 else None
         elif isinstance(event, StepAccepted):
             s.step = (self._known(event.points), t) if event.points else None
             s.illegal = s.put = s.take = s.removable = s.gems = ()
+            s.hint = None
         elif isinstance(event, IllegalChange):
             s.illegal = self._known(event.points)
         elif isinstance(event, Guidance):
@@ -313,6 +336,11 @@ class SignalPlayer:
                 x = self._across.get(p, 0.0)
                 lay([p], colour, max(tm.sweep_floor, 1 - abs(x - centre) / w))
             return out
+        if s.hint is not None:
+            points, t0 = s.hint
+            now = int((t - t0) / tm.hint_each) % len(points)
+            for i, p in enumerate(points):
+                lay([p], pal.hint, 1.0 if i == now else 0.25)
         lay(s.removable, pal.removable, pulse(t - s.removable_since, tm.removable_period, low=0.45))
         lay(s.gems, pal.gem, pulse(t - s.gems_since, tm.gem_period))
         if s.step is not None:
@@ -348,9 +376,10 @@ class SignalPlayer:
     def _count(self, t: float) -> float:
         """The turn pixel's brightness while it counts the moves left: n flashes, then a rest."""
         s, tm = self.state, self.timing
-        if s.moves is None:
+        count = s.moves or s.seat
+        if count is None:
             return 1.0
-        n, t0 = s.moves
+        n, t0 = count
         cycle = n * tm.count_flash + tm.count_rest
         u = (t - t0) % cycle
         if u >= n * tm.count_flash:
@@ -372,7 +401,8 @@ class SignalPlayer:
         """True while the frame still changes with time (so the caller keeps redrawing)."""
         s, tm = self.state, self.timing
         fading = s.step is not None and t - s.step[1] < tm.step_hold + tm.step_fade
-        return bool(fading or s.removable or s.gems or s.put or s.take or s.clock or s.game_over or s.moves)
+        return bool(fading or s.removable or s.gems or s.put or s.take or s.clock or s.game_over or s.moves
+                    or s.seat or s.hint)
 
     def caption(self, t: float) -> str:
         """The signals in force at ``t`` in words, for screens and the renderers' captions."""
@@ -382,7 +412,8 @@ class SignalPlayer:
             w = s.game_over[0]
             parts.append("game over: a draw" if w is None else f"game over: player {w} wins")
         elif s.turn is not None:
-            parts.append(f"player {s.turn} to move")
+            parts.append(f"player {s.turn} to move" if s.seat is None else
+                         f"team {s.turn}, its player {s.seat[0]}, to move")
             if s.moves is not None:
                 parts.append(f"{s.moves[0]} move{'s' if s.moves[0] != 1 else ''} left")
         if s.step is not None and t - s.step[1] < self.timing.step_hold + self.timing.step_fade:
@@ -395,6 +426,8 @@ class SignalPlayer:
             parts.append("take the piece off " + ", ".join(s.take))
         if s.removable:
             parts.append("may take " + ", ".join(s.removable))
+        if s.hint is not None:
+            parts.append("best step " + " to ".join(s.hint[0]))
         if s.gems:
             parts.append("take the gem off " + ", ".join(s.gems))
         if s.clock is not None:

@@ -35,6 +35,10 @@ class MatchRules(RulesBase):
         self.family = inner.family
         self.piece_kinds = inner.piece_kinds
         self.has_jumps = inner.has_jumps
+        self.line_name = inner.line_name
+        self.stack_limit = inner.stack_limit
+        self.reads_as = inner.reads_as
+        self.settle_s = inner.settle_s
         self.settings = inner.settings
         self.target = target
         self.elimination = elimination

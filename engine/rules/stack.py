@@ -72,6 +72,11 @@ class StackRules(RulesBase):
     family = "stack"
     piece_kinds = ("man",)
     has_jumps = False
+    line_name = "a Tresillo"
+
+    @property
+    def stack_limit(self) -> int:
+        return self.settings.limit
 
     def __init__(self, name: str, settings: StackSettings):
         s = settings

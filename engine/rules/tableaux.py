@@ -62,6 +62,11 @@ class TableauxRules(RulesBase):
     family = "tableaux"
     piece_kinds = ("man",)
     has_jumps = False
+    stack_limit = 2  # chips above 25 stand two high
+    reads_as = "occupancy"  # chips belong to nobody: only whether a spot holds one matters
+    # A player may lift the chips of one play one at a time: the board must rest this long
+    # before a play is read, or a play of three would read as three plays.
+    settle_s = 1.5
 
     def __init__(self, name: str, settings: TableauxSettings):
         s = settings
@@ -208,6 +213,16 @@ class TableauxState(StateBase):
         names = self.rules.names
         occ = self.occupied
         return {names[i]: Piece(1, "man") for i in range(self.rules.n_spots) if occ >> i & 1}
+
+    def stack(self, spot: str) -> tuple[Piece, ...]:
+        """One chip, or two where chips stand two high: the state knows only how many stand on
+        others, so they are laid on the first occupied spots in the board's order (the picture a
+        set-up or a resumed game is laid out as)."""
+        i = self.rules.index.get(spot)
+        if i is None or not self.occupied >> i & 1:
+            return ()
+        rank = (self.occupied & ((1 << i) - 1)).bit_count()
+        return (Piece(1, "man"),) * (2 if rank < self.stacked else 1)
 
     @property
     def stacked(self) -> int:
