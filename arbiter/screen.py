@@ -78,6 +78,9 @@ def status_line(session, t: float) -> str:
     caps = session.captures()
     if any(caps.values()):
         head += " · captured: " + ", ".join(f"{session.referee.colour_name(p)} {n}" for p, n in caps.items())
+    stacks = session.stacks_words()
+    if stacks:
+        head += " · stacks: " + stacks
     c = session.clock
     if c is not None:
         head += " · clock: " + "  ".join(f"{p}: {_clock_text(c.remaining(p, t))}" for p in range(1, c.players + 1))

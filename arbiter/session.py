@@ -56,6 +56,7 @@ from hardware.buttons import Buttons, Role
 from hardware.pixels import Pixels
 from hardware.palette import OFF, RGB, STANDARD, Palette
 from hardware.signals import (
+    Beneath,
     ClockWarning,
     Fixed,
     GameOver,
@@ -490,8 +491,26 @@ class Session:
         hint = self._hint()
         if hint is not None:
             items.append(("hint", hint))
+        stacks = self.stacks()
+        if stacks:
+            items.append(("beneath", stacks))
         items += [("say", s) for s in self.referee.unseen_steps()]
         return items
+
+    def stacks(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Every spot where pieces stand on each other: (spot, colours bottom first)."""
+        st = self.state
+        out = []
+        for spot in self.spots.names:
+            pile = st.stack(spot) if spot in st.position() else ()
+            if len(pile) > 1:
+                out.append((spot, tuple(p.owner for p in pile)))
+        return tuple(out)
+
+    def stacks_words(self) -> str:
+        """The stacks in words: "d7: white under black"."""
+        name = self.referee.colour_name
+        return "; ".join(f"{spot}: {' under '.join(name(c) for c in colours)}" for spot, colours in self.stacks())
 
     def _hint(self):
         from .hints import HintError, HintStore, solved_games
@@ -529,6 +548,10 @@ class Session:
                 text += f"; best: {self.referee.step_words((step,))[0]}"
                 points = self.referee.step_spots(step)
             self._announce(Announcement(t, "hint", text + "."), [Hint(points)])
+            return
+        if what == "beneath":
+            self._announce(Announcement(t, "hint", f"What lies beneath ({where}): {self.stacks_words()}."),
+                           [Beneath(item)])
             return
         who = self.referee.mover_words(self.state)
         words = self.referee.step_words((item,))[0]

@@ -20,7 +20,7 @@ from PIL import Image
 from .layout import default_map, spots_for
 from .palette import COLOUR_BLIND, STANDARD, Palette
 from .picture import BoardPicture, filmstrip
-from .signals import (ClockWarning, Event, GameOver, GemToTake, Guidance, Hint, IllegalChange, MovesLeft, Removable,
+from .signals import (Beneath, ClockWarning, Event, GameOver, GemToTake, Guidance, Hint, IllegalChange, MovesLeft, Removable,
                       SignalPlayer, StepAccepted, Turn)
 
 
@@ -53,6 +53,8 @@ SCENES = (
           (Turn(1), Hint(("a1", "d4"))), (0.2, 0.7)),
     Scene("team-turn", "Turn(1, seat=2): team play; the team's colour, blinking once per seat: its second player",
           "kunjing", (Turn(1, 2), StepAccepted(("d2",))), (0.1, 0.3, 0.5, 0.7, 1.2)),
+    Scene("beneath", "Beneath([d7: 1 2, g1: 2 1 2]): each stack's chips in turn, bottom to top", "stack",
+          (Turn(1), Beneath((("d7", (1, 2)), ("g1", (2, 1, 2))))), (0.1, 0.7, 1.3, 1.9)),
     Scene("clock-warning", "ClockWarning(1, 30 s): the clock pixel blinks yellow; faster under 10 s; red at 0",
           MORRIS, (Turn(1), ClockWarning(1, 30.0)), (0.0, 0.6, 21.0, 21.2, 31.0)),
     Scene("game-over", "GameOver(2): the winner's colour sweeps across the board", MORRIS,

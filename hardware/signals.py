@@ -17,6 +17,8 @@ event              what the players see                    how long
                    player, twice for its second
 ``Hint(points)``   cyan on a solved game's best step: its  until the next legal step
                    points lit in turn, from where to where  (empty: cleared)
+``Beneath(stacks)`` each stack's chips in their colours,    until the next legal step
+                   bottom to top, one after another        (empty: cleared)
 ``StepAccepted``   green on the step's points, fading      0.4 s full, then 1.2 s fade
 ``IllegalChange``  red, steady, on the points that differ  until Fixed (or a legal step);
                    and the error pixel red                 an empty one clears it
@@ -88,6 +90,16 @@ class MovesLeft:
     """The player to move has ``moves`` moves left in this turn (0: stop counting)."""
 
     moves: int
+
+
+@dataclass(frozen=True)
+class Beneath:
+    """What stands under the tops: ``stacks`` is ((spot, (colour, ...) bottom first), ...)."""
+
+    stacks: tuple[tuple[str, tuple[int, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stacks", tuple((s, tuple(cs)) for s, cs in self.stacks))
 
 
 @dataclass(frozen=True)
@@ -167,9 +179,9 @@ class Reset:
     """A new game or the program stopping: every signal off."""
 
 
-Event = Union[Turn, MovesLeft, Hint, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake,
+Event = Union[Turn, MovesLeft, Hint, Beneath, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake,
               ClockWarning, GameOver, Reset]
-EVENTS = (Turn, MovesLeft, Hint, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
+EVENTS = (Turn, MovesLeft, Hint, Beneath, StepAccepted, IllegalChange, Guidance, Fixed, Removable, GemToTake, ClockWarning,
           GameOver, Reset)
 
 
@@ -193,6 +205,7 @@ class Timing:
     count_flash: float = 0.4  # moves left: one flash of the turn pixel (half on, half off)...
     count_rest: float = 1.2  # ...and the pause, lit, before the count begins again
     hint_each: float = 0.5  # a hint lights each point of the best step this long, in turn
+    beneath_each: float = 0.6  # a stack shows each chip's colour this long, bottom to top
 
 
 def fade(dt: float, hold: float, length: float) -> float:
@@ -219,6 +232,7 @@ class _State:
     seat: tuple[int, float] | None = None  # team play: which of the team's players, since when
     moves: tuple[int, float] | None = None  # moves left in the turn, since when
     hint: tuple[tuple[str, ...], float] | None = None
+    beneath: tuple[tuple[tuple[str, tuple[int, ...]], ...], float] | None = None
     step: tuple[tuple[str, ...], float] | None = None
     illegal: tuple[str, ...] = ()
     put: tuple[str, ...] = ()
@@ -276,12 +290,18 @@ class SignalPlayer:
             s.players.add(event.player)
         elif isinstance(event, Hint):
             s.hint = (self._known(event.points), t) if event.points else None
+        elif isinstance(event, Beneath):
+            self._known(tuple(spot for spot, _cs in event.stacks))
+            for _spot, colours in event.stacks:
+                for c in colours:
+                    self.palette.player(c)
+            s.beneath = (event.stacks, t) if event.stacks else None
         elif isinstance(event, MovesLeft):
             s.moves = (int(event.moves), t) if event.moves > 0 else None
         elif isinstance(event, StepAccepted):
             s.step = (self._known(event.points), t) if event.points else None
             s.illegal = s.put = s.take = s.removable = s.gems = ()
-            s.hint = None
+            s.hint = s.beneath = None
         elif isinstance(event, IllegalChange):
             s.illegal = self._known(event.points)
         elif isinstance(event, Guidance):
@@ -336,6 +356,12 @@ class SignalPlayer:
                 x = self._across.get(p, 0.0)
                 lay([p], colour, max(tm.sweep_floor, 1 - abs(x - centre) / w))
             return out
+        if s.beneath is not None:
+            stacks, t0 = s.beneath
+            for spot, colours in stacks:
+                k = int((t - t0) / tm.beneath_each) % (len(colours) + 1)
+                if k < len(colours):  # each chip in turn, then a dark beat before the bottom again
+                    lay([spot], pal.player(colours[k]), 1.0)
         if s.hint is not None:
             points, t0 = s.hint
             now = int((t - t0) / tm.hint_each) % len(points)
@@ -402,7 +428,7 @@ class SignalPlayer:
         s, tm = self.state, self.timing
         fading = s.step is not None and t - s.step[1] < tm.step_hold + tm.step_fade
         return bool(fading or s.removable or s.gems or s.put or s.take or s.clock or s.game_over or s.moves
-                    or s.seat or s.hint)
+                    or s.seat or s.hint or s.beneath)
 
     def caption(self, t: float) -> str:
         """The signals in force at ``t`` in words, for screens and the renderers' captions."""
@@ -428,6 +454,8 @@ class SignalPlayer:
             parts.append("may take " + ", ".join(s.removable))
         if s.hint is not None:
             parts.append("best step " + " to ".join(s.hint[0]))
+        if s.beneath is not None:
+            parts.append("stacks " + ", ".join(f"{sp} {'/'.join(map(str, cs))}" for sp, cs in s.beneath[0]))
         if s.gems:
             parts.append("take the gem off " + ", ".join(s.gems))
         if s.clock is not None:
