@@ -196,3 +196,21 @@ def test_the_menu_button_shows_what_lies_beneath_a_stack(tmp_path):
     assert sp.frame(t0 + 0.1)[d7] != sp.frame(t0 + 0.7)[d7], "the white chip, then the black one"
     assert "stacks: d7: white under black" in __import__("arbiter.screen", fromlist=["status_line"]).status_line(
         t.session, t.time.t)
+
+
+def test_a_simulated_board_keeps_its_stacks_across_a_crash():
+    from arbiter.physical import PhysicalBoard, PhysicalError
+
+    g = engine.load("stack")
+    state = g.new()
+    for step in STACK_OPENING:
+        state = state.play(step)
+    board = PhysicalBoard.of_state(g, state)
+    assert board.stack("d7") == state.stack("d7")
+    back = PhysicalBoard.from_json(g, board.to_json())
+    assert back.stack("d7") == (Piece(1, "man"), Piece(2, "man")) and back.position == board.position
+    for _ in range(3):
+        back.put("d7", Piece(1, "man"))
+    with pytest.raises(PhysicalError, match="stack of 5"):
+        back.put("d7", Piece(2, "man"))
+    assert back.lift("d7") == Piece(1, "man") and len(back.stack("d7")) == 4
