@@ -146,3 +146,18 @@ def test_save_png_reports_failure(tmp_path):
         save_png(render_board(MORRIS9), blocker / "board.png")
     with pytest.raises(ValueError, match="png"):
         save_png(render_board(MORRIS9), tmp_path / "board.jpg")
+
+
+def test_a_stack_is_drawn_with_its_height_beside_the_top_piece():
+    import engine
+    from vision.pictures import draw, state_title
+
+    g = engine.load("stack")
+    s = g.new()
+    for step in ["g1", "a7", "d7", "f2", "g4", "d7"]:
+        s = s.play(step)
+    img = render_state(g, s)
+    plain = draw(g.board, s.position(), title=state_title(g, s))
+    diff = np.argwhere(np.any(img != plain, axis=2))
+    c, r = point_to_pixel(g.board, "d7", title=state_title(g, s))
+    assert len(diff) > 20 and all(abs(x - c) < 60 and abs(y - r) < 60 for y, x in diff), "only beside d7"

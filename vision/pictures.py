@@ -88,7 +88,30 @@ def render_state(game, state, *, title: str | None = None, **kw: Any) -> np.ndar
     keep capture piles (``State.captures``) have them drawn where the style shows piles.
     """
     piles = state.captures() if hasattr(state, "captures") else None
-    return draw(game.board, state.position(), title=state_title(game, state, title), piles=piles, **kw)
+    heading = state_title(game, state, title)
+    image = draw(game.board, state.position(), title=heading, piles=piles, **kw)
+    if game.board.style == "htjb" and hasattr(state, "stack"):
+        _mark_stacks(image, game.board, state, heading, kw.get("style"))
+    return image
+
+
+def _mark_stacks(image: np.ndarray, board: BoardGraph, state, title: str, style=None) -> None:
+    """Where pieces stand on each other (Stack, Tableaux), the height beside the top piece: a
+    picture, like a camera, shows only the top."""
+    import cv2
+
+    from .render import DEFAULT_STYLE, point_to_pixel
+
+    st = style or DEFAULT_STYLE
+    for spot in state.position():
+        height = len(state.stack(spot))
+        if height < 2 or spot not in board.index:
+            continue
+        c, r = point_to_pixel(board, spot, st, title=title)
+        org = (round(c + 0.7 * st.piece_radius), round(r - 0.55 * st.piece_radius))
+        text = f"x{height}"
+        for colour, thick in (((255, 255, 255), 4), ((20, 20, 20), 2)):
+            cv2.putText(image, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, thick, cv2.LINE_AA)
 
 
 def render_position(game, position: Mapping[str, Any] | None, *, title: str | None = None, **kw: Any) -> np.ndarray:
