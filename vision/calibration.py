@@ -49,6 +49,18 @@ class CalibrationError(ValueError):
     """Calibration failed or a calibration file cannot be used; the message says what to do."""
 
 
+class ExposureError(CalibrationError):
+    """The pictures are too bright or too dark for the camera to show the pieces' colours.
+
+    ``change`` says which way the camera's exposure should go: "lower" (the paper is clipped
+    white) or "raise" (the board is too dark). A command line that controls the camera may
+    adjust the exposure and take the pictures again instead of giving up."""
+
+    def __init__(self, message: str, change: str):
+        super().__init__(message)
+        self.change = change
+
+
 @dataclass
 class Locator:
     """How to find the board in a frame: ``method`` "markers" (every frame), or a fixed
