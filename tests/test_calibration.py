@@ -26,6 +26,7 @@ from vision.docs_pictures import random_position
 from vision.calibration import (
     VERSION,
     CalibrationError,
+    ExposureError,
     calibrate,
     calibration_layout,
     load_calibration,
@@ -221,6 +222,62 @@ def test_too_dark(morris):
 
     msg = fails(morris, dim(morris.empty.image), dim(morris.pieces.image))
     assert "too dark" in msg and "light" in msg, msg
+
+
+def test_too_dark_asks_for_more_exposure(morris):
+    """A dark room is an exposure problem: the error says to raise it, so a camera that allows
+    it can be turned up and the pictures taken again."""
+    def dim(image):
+        return (image.astype(np.float32) * 0.1).astype(np.uint8)
+
+    with pytest.raises(ExposureError) as info:
+        calibrate(morris.game, dim(morris.empty.image), dim(morris.pieces.image), position=morris.layout)
+    assert info.value.change == "raise"
+
+
+def _overexpose(image, gain):
+    return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def test_over_exposed_pictures_are_not_called_glare(morris):
+    """Automatic exposure over a white print: the paper clips to 255 everywhere. The cause is
+    the exposure, not a lamp's reflection, and the fix is to lower it: the message says so and
+    names no point as glare."""
+    with pytest.raises(ExposureError) as info:
+        calibrate(morris.game, _overexpose(morris.empty.image, 2.0), _overexpose(morris.pieces.image, 2.0),
+                  position=morris.layout)
+    msg = str(info.value)
+    assert info.value.change == "lower"
+    assert "over-exposed" in msg and "lower the camera's exposure" in msg and "glare" not in msg, msg
+
+
+def test_over_exposed_pieces_picture_alone(morris):
+    """The camera's automatic exposure changed between the two pictures and clipped the second."""
+    with pytest.raises(ExposureError) as info:
+        calibrate(morris.game, morris.empty.image, _overexpose(morris.pieces.image, 2.0), position=morris.layout)
+    assert "pieces picture is over-exposed" in str(info.value), str(info.value)
+
+
+def test_over_exposed_corner_is_named(morris):
+    """Part of the board washed out (a lamp too close on one side): over-exposure round the
+    points it covers, not glare."""
+    image = morris.empty.image.astype(np.float32)
+    c = morris.empty.project(np.array(morris.game.board.coords["a1"], np.float64))
+    yy, xx = np.mgrid[:image.shape[0], :image.shape[1]]
+    r = np.hypot(xx - c[0], yy - c[1])
+    reach = np.linalg.norm(morris.empty.project(np.array(morris.game.board.coords["d1"], np.float64)) - c)
+    gain = np.where(r < 0.8 * reach, 2.6, 1.0)[..., None]
+    washed = np.clip(image * gain, 0, 255).astype(np.uint8)
+    msg = fails(morris, empty=washed)
+    assert "over-exposed round" in msg and "a1" in msg and "glare" not in msg, msg
+
+
+def test_mildly_bright_pictures_still_calibrate(morris):
+    """A bright picture whose paper is not clipped is no problem: calibration succeeds and
+    reads other cameras' frames."""
+    cal = calibrate(morris.game, _overexpose(morris.empty.image, 1.12), _overexpose(morris.pieces.image, 1.12),
+                    position=morris.layout)
+    assert cal.templates
 
 
 def test_glare_on_a_point(morris):

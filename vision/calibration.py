@@ -42,6 +42,8 @@ VERSION = 1
 MIN_PROBES = 12
 TOO_DARK = 45.0  # grey level of the board background below which reading is unreliable
 GLARE = 252.0  # a sample this bright in every channel is clipped: the camera sees glare, not colour
+PAPER_CLIPPED = 250.0  # a background probe this bright in every channel: the paper is clipped white
+OVER_EXPOSED = 0.3  # the share of clipped background probes that makes a picture over-exposed
 ALIKE = 0.08  # two classes closer than this (mean |difference|, background = 1) are too alike
 
 
@@ -116,6 +118,9 @@ class Calibration:
     empty: dict[str, np.ndarray]  # kind -> (n, K, 3) relative colours of the empty spots
     templates: dict[tuple[int, str], np.ndarray]  # (owner, kind) -> (K, 3) relative colours
     unknown: float = 0.25  # a best distance above this means nothing fits
+    # How far a right explanation typically lies from what is seen (``classify.probabilities``),
+    # measured on the two calibration pictures, whose contents are known.
+    scale: float = 0.03
     created: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -146,7 +151,7 @@ class Calibration:
             "empty": {k: arr(v) for k, v in self.empty.items()},
             "classes": [{"owner": o, "kind": k, "name": self.family.class_name(o, k), "template": arr(t)}
                         for (o, k), t in self.templates.items()],
-            "unknown": self.unknown, "notes": self.notes,
+            "unknown": self.unknown, "scale": self.scale, "notes": self.notes,
         }
 
     def save(self, path: str | Path) -> Path:
@@ -217,10 +222,13 @@ def calibration_from_json(data: Any, source: str = "calibration", game: str | No
         size = data["frame_size"]
         frame_size = (int(size[0]), int(size[1]))
         unknown = float(data.get("unknown", 0.25))
+        scale = float(data.get("scale", 0.03))
+        if not (np.isfinite(scale) and scale > 0):
+            raise ValueError(f"scale must be a positive number, not {scale}")
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise bad(f"its contents are damaged ({exc})") from None
     return Calibration(name, dict(data.get("options") or {}), g.board.name, family, locator, frame_size,
-                       probes, probe_empty, background, empty, templates, unknown,
+                       probes, probe_empty, background, empty, templates, unknown, scale,
                        str(data.get("created", "")), list(data.get("notes", [])))
 
 
@@ -309,7 +317,8 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.nd
     out = {}
     for kind, idx in layout.groups.items():
         keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
-        out[kind] = (keys, decide(distances(rel[kind], cal.empty[kind], T, cal.family.patterns[kind].keep)))
+        pat = cal.family.patterns[kind]
+        out[kind] = (keys, decide(distances(rel[kind], cal.empty[kind], T, pat.keep, pat.keep_class), cal.scale))
     return out
 
 
@@ -359,15 +368,26 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     probes, probe_empty = candidates[keep], s0.probes[keep]
     level = float(np.median(probe_empty.mean(axis=1)))
     if level < TOO_DARK:
-        raise CalibrationError(f"the board is too dark (background level {level:.0f} of 255): add light or open "
-                               f"the camera's exposure")
+        raise ExposureError(f"the board is too dark (background level {level:.0f} of 255): add light, or raise "
+                            f"the camera's exposure or gain", "raise")
+    _check_exposure("empty board", s0.probes[keep])
     layout = sampling.Layout.build(family, probes)
     background = np.median(probe_empty[layout.near], axis=1)
     s_empty = sampling.take(layout, empty_image, H_empty)
-    glare = []
+    glare, washed = [], []
     for k, idx in layout.groups.items():
         clipped = np.mean(np.all(s_empty.spots[k] >= GLARE, axis=2), axis=1)
-        glare += [family.spots[i] for i, c in zip(idx, clipped) if c > 0.25]
+        for i, c in zip(idx, clipped):
+            if c > 0.25:
+                # Clipped paper all round the spot is exposure (or a lamp far too close); a bright
+                # patch on paper that is not clipped is the lamp's reflection (glare). The fixes
+                # differ, so the messages do.
+                (washed if _paper_clipped_round(empty_image, H_empty, family.xy[i]) else glare).append(family.spots[i])
+    if washed:
+        raise ExposureError(f"the picture is over-exposed round {', '.join(washed[:8])}"
+                            f"{'...' if len(washed) > 8 else ''}: the paper there shows as pure white, so white "
+                            f"pieces cannot be told from it; lower the camera's exposure, or move the lamp "
+                            f"further off, and calibrate again", "lower")
     if glare:
         raise CalibrationError(f"glare on {', '.join(glare[:8])}{'...' if len(glare) > 8 else ''}: the light "
                                f"reflects straight into the camera there; move the lamp or tilt the camera")
@@ -379,6 +399,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
 
     say("learning the piece colours")
     rel, ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
+    _check_exposure("pieces", _s.probes)
     over = HandCheck.of(cal).check(ratio).reason
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
@@ -417,6 +438,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
 
     say("checking that every spot reads correctly")
     worst = 0.0
+    seen: list[float] = []  # best distances of empty spots in the pieces picture (a second look)
     for label, img, H, pos in (("empty board", empty_image, H_empty, {}), ("pieces", pieces_image, H_pieces, position)):
         rel, _r, _s = read_samples(cal, layout, img, H)
         wrong = []
@@ -428,6 +450,8 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
                     wrong.append(f"{family.spots[idx[j]]} reads {_word(family, got)}, not {_word(family, want)}")
                 elif want is None:
                     worst = max(worst, float(v.best[j]))
+                    if pos:
+                        seen.append(float(v.best[j]))
         if wrong:
             raise CalibrationError(f"the {label} picture does not read back correctly: {'; '.join(wrong[:5])}"
                                    f"{' ...' if len(wrong) > 5 else ''}. Check for glare, shadows or pieces off "
@@ -435,9 +459,34 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     # Nothing fits when the best distance is far beyond what an empty spot showed: a guard
     # against garbage (a spot wholly covered by something new). Hands are found by the probes.
     cal.unknown = float(max(0.3, 3 * worst))
+    # The empty spots of the pieces picture are a second look at a known board: how far they
+    # lie from their empty look is how far a right answer lies under this camera's noise.
+    if seen:
+        cal.scale = float(np.clip(np.percentile(seen, 75), 0.015, 0.08))
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
     say("calibration checked")
     return cal
+
+
+def _paper_clipped_round(image: np.ndarray, H: np.ndarray, xy: np.ndarray, radius: float = 0.5) -> bool:
+    """Is the paper clipped white on most of a ring ``radius`` board units round ``xy``?"""
+    a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ring = xy + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
+    colours = sampling.fetch(image, sampling.project(H, ring))
+    return bool(np.mean(np.all(colours >= PAPER_CLIPPED, axis=1)) >= 0.5)
+
+
+def _check_exposure(label: str, probes: np.ndarray) -> None:
+    """Refuse a picture whose plain paper is mostly clipped white (``ExposureError``, "lower").
+
+    Automatic exposure over a white print often pushes the paper to 255: then a white piece, the
+    paper and a lamp's highlight all read the same, and no light model can bring them apart."""
+    clipped = float(np.mean(np.all(probes >= PAPER_CLIPPED, axis=1)))
+    if clipped >= OVER_EXPOSED:
+        raise ExposureError(f"the {label} picture is over-exposed: {clipped:.0%} of the paper between the points "
+                            f"shows as pure white, so white pieces cannot be told from it; lower the camera's "
+                            f"exposure (arbiter calibrate --exposure, or the camera's own settings) or dim the "
+                            f"lamp, and calibrate again", "lower")
 
 
 def _word(family: Family, key) -> str:

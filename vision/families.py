@@ -45,9 +45,13 @@ class Pattern:
     # look anyway (HTJB men); 1 where the lines crossing the spot are what tells it from a
     # piece of nearly the board's colour (a white ring on the cream cloth).
     keep: float = 1.0
+    # The share of samples a piece's look is compared over (``vision.classify.distances``): below
+    # 1 for glossy pieces, whose highlight spoils a different part of the piece under each lamp.
+    keep_class: float = 1.0
 
     @staticmethod
-    def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, keep: float = 1.0) -> "Pattern":
+    def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, keep: float = 1.0,
+             keep_class: float = 1.0) -> "Pattern":
         pts = [(0.0, 0.0)]
         for i in range(1, rings + 1):
             r = radius * i / rings
@@ -55,7 +59,7 @@ class Pattern:
             for k in range(n):
                 a = 2 * math.pi * (k + 0.5 * (i % 2)) / n
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius, keep)
+        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class)
 
     @staticmethod
     def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float) -> "Pattern":
@@ -111,7 +115,7 @@ class Family:
         return f"player {owner} {kind}"
 
 
-HTJB_MAN = Pattern.disc(0.2, 2, 0.34, keep=0.7)
+HTJB_MAN = Pattern.disc(0.2, 2, 0.34, keep=0.7, keep_class=0.7)
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 

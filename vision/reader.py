@@ -89,7 +89,8 @@ class BoardReader:
                     unknown.append(name)
                 c = int(v.choice[j])
                 piece = None if c < 0 else Piece(*keys[c])
-                points[name] = Reading(piece, float(v.confidence[j]))
+                probs = {None if i == 0 else keys[i - 1]: float(p) for i, p in enumerate(v.probs[j]) if p >= 1e-3}
+                points[name] = Reading(piece, float(v.confidence[j]), probs=probs)
         if unknown:
             self.last.unknown_spots = unknown
             return Observation.blocked(f"something unexpected on {', '.join(sorted(unknown)[:6])}"
