@@ -10,6 +10,7 @@ picture shows, as text or as the JSON a script or test can use.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -49,18 +50,55 @@ def _parse_corners(text: str) -> list[tuple[float, float]]:
     return pts  # type: ignore[return-value]
 
 
+def _exposure_option(ctx: click.Context, param: click.Parameter, value: str | None) -> float | str | None:
+    from vision.capture import parse_exposure
+
+    try:
+        return parse_exposure(value)
+    except ValueError:
+        raise click.BadParameter(f'{value!r}: use "auto" or a number (the camera\'s own units; '
+                                 f'`arbiter camera snapshot` shows them)') from None
+
+
+def exposure_options(f):
+    """--exposure, --gain and --ev, shared by the commands that open a camera."""
+    f = click.option("--ev", type=float, default=None,
+                     help="Exposure compensation in stops with automatic exposure, e.g. -1 (Pi camera only).")(f)
+    f = click.option("--gain", type=float, default=None, help="Sensor gain (Pi camera: 1.0 = none).")(f)
+    f = click.option("--exposure", "exposure", default=None, callback=_exposure_option, metavar="auto|VALUE",
+                     help="Automatic exposure, or a manual value in the camera's own units (Linux USB camera: "
+                          "100 µs, e.g. 150; Windows: log2 seconds, e.g. -6; Pi camera: µs, e.g. 10000). "
+                          "[default: leave the camera as it is]")(f)
+    return f
+
+
+def _warn(message: str) -> None:
+    console.print(f"[yellow]Note:[/] {message}", soft_wrap=True)
+
+
+def _exposure_hint(backend: str, verdict: str) -> str:
+    if verdict == "over":
+        return ("try --exposure with a smaller value than the one above" +
+                (", or --ev -1" if backend == "picamera2" else "") + ", or dim the light on the board")
+    return "try --exposure with a larger value than the one above, or --gain, or add light"
+
+
 class _Capture:
     """Pictures for calibration from a camera, asking the user to get the board ready first."""
 
-    def __init__(self, source: str, width: int, height: int, backend: str):
+    def __init__(self, source: str, width: int, height: int, backend: str,
+                 exposure: float | str | None = None, gain: float | None = None, ev: float | None = None):
         from vision.capture import Camera, CameraError, CameraSettings
 
         src: Any = int(source) if source.isdigit() else source
-        self.cam = Camera(CameraSettings(source=src, width=width, height=height, backend=backend))
+        self.cam = Camera(CameraSettings(source=src, width=width, height=height, backend=backend,
+                                         exposure=exposure, gain=gain, ev=ev))
         try:
             self.cam.open()
         except CameraError as exc:
             fail(str(exc))
+        for problem in self.cam.exposure_problems:
+            _warn(problem)
 
     def take(self, prompt: str) -> np.ndarray:
         console.print(prompt)
@@ -111,16 +149,19 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.option("--width", type=int, default=1280, show_default=True)
 @click.option("--height", type=int, default=720, show_default=True)
 @click.option("--backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@exposure_options
 @click.pass_context
 def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | None, use_sim: bool,
               empty_path: str | None, pieces_path: str | None, out: str | None, overlay: str | None,
               show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, seed: int,
-              width: int, height: int, backend: str) -> None:
+              width: int, height: int, backend: str, exposure: float | str | None, gain: float | None,
+              ev: float | None) -> None:
     """Teach arbiter how GAME's board and pieces look to this camera.
 
     Two pictures are needed: the empty board, then the board with pieces on known spots (the
     game's start position, or one piece of each colour and kind as --layout shows). Game
-    options (e.g. --players 3) go after the game's name.
+    options (e.g. --players 3) go after the game's name. With --camera, pictures too bright
+    or too dark are taken again after arbiter steps the camera's exposure, where it can.
 
     \b
     Examples:
@@ -129,7 +170,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
       arbiter calibrate nine-mens-morris --empty empty.png --pieces pieces.png --out cal.json
       arbiter calibrate brain-hanky --sim
     """
-    from vision.calibration import CalibrationError, calibrate as run_calibration, calibration_layout
+    from vision.calibration import CalibrationError, ExposureError, calibrate as run_calibration, calibration_layout
 
     g = _load_game(game, ctx.args)
     position, described = calibration_layout(g)
@@ -185,30 +226,75 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     elif use_sim:
         console.print(f"Using the simulated camera (seed {seed}, {width}x{height}).")
         empty_img, pieces_img = _sim_pictures(g, position, seed, (width, height))
-    else:
-        cap = _Capture(camera or "0", width, height, backend)
-        try:
-            empty_img = cap.take("1. Clear every piece off the board; keep hands and shadows away.")
-            pieces_img = cap.take(f"2. Lay out {described}. (See `arbiter calibrate {game} --layout`.)")
-        finally:
-            cap.close()
 
-    steps = iter(range(1, 20))
+    steps = itertools.count(1)
 
     def progress(message: str) -> None:
         console.print(f"  [{next(steps)}] {message}")
 
-    try:
-        cal = run_calibration(g, empty_img, pieces_img, position=position, method=method,
-                              corners=corner_pts, a1=a1, progress=progress)
-    except CalibrationError as exc:
-        fail(f"calibration failed: {exc}", 1)
+    def attempt(empty: np.ndarray, pieces: np.ndarray):
+        return run_calibration(g, empty, pieces, position=position, method=method,
+                               corners=corner_pts, a1=a1, progress=progress)
+
+    if camera is None:
+        try:
+            cal = attempt(empty_img, pieces_img)
+        except ExposureError as exc:
+            fail(f"calibration failed: {str(exc).rstrip('.')}. Take the pictures again with the camera's exposure "
+                 f"{'lowered' if exc.change == 'lower' else 'raised'} (check it with `arbiter camera snapshot "
+                 f"--exposure VALUE`), or calibrate with --camera N and arbiter adjusts it", 1)
+        except CalibrationError as exc:
+            fail(f"calibration failed: {exc}", 1)
+    else:
+        cal, pieces_img = _calibrate_with_camera(camera, width, height, backend, exposure, gain, ev, game,
+                                                 described, attempt)
     cal.save(out_path)
     _write_overlay(cal, pieces_img, overlay_path)
     classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
     console.print(f"[bold green]Calibrated.[/] Learned {classes}; {len(cal.probes)} background probes.")
     console.print(f"Calibration: {out_path}")
     console.print(f"Overlay (check every spot reads as it should): {overlay_path}")
+
+
+EXPOSURE_RETRIES = 3
+
+
+def _calibrate_with_camera(camera: str, width: int, height: int, backend: str, exposure, gain, ev, game: str,
+                           described: str, attempt):
+    """Take both pictures and calibrate; when they are too bright or too dark, step the camera's
+    exposure the way the calibration says and take them again (at most EXPOSURE_RETRIES times)."""
+    from vision.calibration import CalibrationError, ExposureError
+
+    first = "1. Clear every piece off the board; keep hands and shadows away."
+    second = f"2. Lay out {described}. (See `arbiter calibrate {game} --layout`.)"
+    cap = _Capture(camera, width, height, backend, exposure, gain, ev)
+    try:
+        shown = cap.cam.exposure()
+        if shown is not None:
+            console.print(f"Camera exposure: {shown.describe()}.")
+        empty_img = cap.take(first)
+        pieces_img = cap.take(second)
+        for retry in itertools.count(1):
+            try:
+                return attempt(empty_img, pieces_img), pieces_img
+            except ExposureError as exc:
+                what = "the paper is over-exposed" if exc.change == "lower" else "the pictures are too dark"
+                if retry > EXPOSURE_RETRIES:
+                    fail(f"calibration failed: {str(exc).rstrip('.')}. arbiter changed the camera's exposure {EXPOSURE_RETRIES} "
+                         f"times and {what} still; set it by hand (`arbiter camera snapshot --exposure VALUE` "
+                         f"to try values), or change the light on the board", 1)
+                done = cap.cam.adjust_exposure(exc.change)
+                if done is None:
+                    fail(f"calibration failed: {str(exc).rstrip('.')}. {cap.cam.exposure_refused}", 1)
+                console.print(f"[yellow]{what[0].upper() + what[1:]}:[/] {done}; taking the pictures again "
+                              f"({retry} of {EXPOSURE_RETRIES}).", soft_wrap=True)
+                empty_img = cap.take(first.replace("Clear every piece", "Clear every piece again"))
+                pieces_img = cap.take(second)
+            except CalibrationError as exc:
+                fail(f"calibration failed: {exc}", 1)
+    finally:
+        cap.close()
+    raise AssertionError("unreachable")
 
 
 def _write_overlay(cal, image: np.ndarray, path: Path) -> None:
@@ -327,17 +413,27 @@ def camera_list() -> None:
 @click.option("--height", type=int, default=720, show_default=True)
 @click.option("--out", "out", default="snapshot.png", show_default=True, type=click.Path(dir_okay=False))
 @click.option("--warmup", type=int, default=5, show_default=True, help="Frames to skip while exposure settles.")
-def camera_snapshot(source: str, backend: str, width: int, height: int, out: str, warmup: int) -> None:
-    """Take one picture with the camera and save it (to check framing, focus and light)."""
-    from vision.capture import Camera, CameraError, CameraSettings
+@exposure_options
+def camera_snapshot(source: str, backend: str, width: int, height: int, out: str, warmup: int,
+                    exposure: float | str | None, gain: float | None, ev: float | None) -> None:
+    """Take one picture with the camera and save it (to check framing, focus and light).
+
+    It prints the exposure the camera uses and warns when the picture is over-exposed (the
+    paper clipped white) or very dark; try --exposure, --gain (and --ev on a Pi camera) until
+    it is neither.
+    """
+    from vision.capture import Camera, CameraError, CameraSettings, check_exposure
     from vision.render import save_png
 
-    cam = Camera(CameraSettings(source=camera_source(source), width=width, height=height, backend=backend))
+    cam = Camera(CameraSettings(source=camera_source(source), width=width, height=height, backend=backend,
+                                exposure=exposure, gain=gain, ev=ev))
     try:
         cam.open()
     except CameraError as exc:
         fail(str(exc))
     try:
+        for problem in cam.exposure_problems:
+            _warn(problem)
         frame = None
         for _ in range(max(1, warmup + 1)):
             got = cam.read()
@@ -346,7 +442,14 @@ def camera_snapshot(source: str, backend: str, width: int, height: int, out: str
         if frame is None:
             fail("the camera delivered no picture: check the cable and lighting, then try again", 1)
         save_png(frame.image, out)
+        state = cam.exposure()
     finally:
         cam.close()
     h, w = frame.image.shape[:2]
     console.print(f"wrote {out} ({w}x{h})")
+    console.print("exposure: " + (state.describe() if state is not None else
+                                  "fixed (a recording or stream, not a camera)"), soft_wrap=True)
+    check = check_exposure(frame.image)
+    if check.verdict is not None:
+        console.print(f"[yellow]Warning:[/] {check.message()}: {_exposure_hint(backend, check.verdict)}.",
+                      soft_wrap=True)
