@@ -480,10 +480,11 @@ class Referee:
         if len(found) == 1:
             return found
         out, seen = [], set()
+        stacked = self.rules.stack_limit > 1  # stack() costs a position() per spot: only where pieces stack
         for e in found:
             st = e.state
             pos = st.position()
-            sig = (tuple(sorted(pos.items())), tuple(st.stack(s) for s in sorted(pos)),
+            sig = (tuple(sorted(pos.items())), tuple(st.stack(s) for s in sorted(pos)) if stacked else (),
                    tuple(sorted(st.captures().items())), st.to_move, st.phase, st.result,
                    st.moves_left, tuple(sorted(e.lift.items())))
             if sig not in seen:

@@ -499,10 +499,13 @@ class Session:
 
     def stacks(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
         """Every spot where pieces stand on each other: (spot, colours bottom first)."""
+        if self.game.rules.stack_limit <= 1:
+            return ()
         st = self.state
+        pos = st.position()
         out = []
         for spot in self.spots.names:
-            pile = st.stack(spot) if spot in st.position() else ()
+            pile = st.stack(spot) if spot in pos else ()
             if len(pile) > 1:
                 out.append((spot, tuple(p.owner for p in pile)))
         return tuple(out)

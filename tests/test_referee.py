@@ -721,3 +721,32 @@ def test_hanky_two_moves_of_a_turn_whose_paths_cross_read_as_one_turn(sees):
     v = t.show(t.after("Bb5.n-Bb5.e-Bb5.s", "Bb5.e-Bb5.s-Bb4.n-Bb4.e"))
     assert v.kind == R.STEPS and v.steps == ("Bb5.n-Bb5.e-Bb5.s", "Bb5.e-Bb5.s-Bb4.n-Bb4.e")
     assert t.ref.state.to_move == 2
+
+
+def test_only_games_whose_pieces_stack_are_asked_what_lies_beneath(monkeypatch):
+    """Telling explanations apart (``_distinct``) and listing stacks ask ``State.stack`` only where
+    pieces stand on each other: its default costs a ``position()`` per spot, which took Brain
+    Hanky's occupancy-only search from ~4 ms to ~130 ms p99 (benchmarks/referee.py)."""
+    from engine.explain import Explanation
+    from engine.protocol import StateBase
+
+    asked = []
+    real = StateBase.stack
+    monkeypatch.setattr(StateBase, "stack", lambda self, spot: asked.append(spot) or real(self, spot))
+    game = engine.load("nine-mens-morris")
+    ref = Referee(game, sees="occupancy")
+    start = game.new()
+    found = [Explanation((s,), (start.play(s),)) for s in ("a1", "d2", "a1")]
+    assert [str(e.steps[0]) for e in ref._distinct(found)] == ["a1", "d2"]
+    assert asked == []
+
+    stack_game = engine.load("stack")
+    a, b = stack_game.new().legal_steps()[:2]
+    stack_ref = Referee(stack_game, sees="occupancy")
+    distinct = stack_ref._distinct([Explanation((a,), (stack_game.new().play(a),)),
+                                    Explanation((b,), (stack_game.new().play(b),))])
+    assert len(distinct) == 2
+
+    from arbiter.session import Session
+    session = Session(game, SimReader(game, "occupancy"))
+    assert session.stacks() == () and asked == []
