@@ -460,3 +460,47 @@ def test_calibrate_from_files_says_how_to_fix_the_exposure(morris, monkeypatch, 
                                        "--out", str(tmp_path / "cal.json")])
     text = " ".join(result.output.split())
     assert result.exit_code == 1 and "over-exposed" in text and "arbiter camera snapshot --exposure" in text
+
+
+# ---------------------------------------------------------------------------- arbiter play
+def test_play_passes_the_exposure_to_the_camera(tmp_path, monkeypatch):
+    """`arbiter play --exposure 120 --gain 2` opens the camera with those settings and shows
+    what the camera refused, as calibrate does."""
+    import vision.capture as capture
+    from arbiter.cli import play as play_cli
+    from vision.calibration import calibrate, calibration_layout
+    from vision import sim
+
+    g = engine.load("tapatan")
+    layout, _ = calibration_layout(g)
+    shots = [sim.simulate(sim.simple_scene(g.board, pos), 1000, sim.CameraSettings(size=(640, 480))).image
+             for pos in ({}, layout)]
+    path = tmp_path / "cal.json"
+    calibrate(g, *shots, position=layout).save(path)
+    opened = {}
+
+    class FakeCamera:
+        def __init__(self, settings):
+            opened["settings"] = settings
+            self.exposure_problems = ["this camera does not let arbiter set its exposure: test"]
+
+        def open(self):
+            opened["open"] = True
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(capture, "Camera", FakeCamera)
+    reader, _pressers = play_cli._open_camera(g, str(path), "0", "opencv", 640, 480, "none",
+                                              exposure=120.0, gain=2.0, ev=None)
+    s = opened["settings"]
+    assert opened["open"] and (s.exposure, s.gain, s.ev) == (120.0, 2.0, None)
+    assert reader.camera is not None
+
+
+def test_play_refuses_exposure_without_a_camera():
+    from click.testing import CliRunner
+    from arbiter.cli import main
+
+    result = CliRunner().invoke(main, ["play", "tapatan", "--reader", "sim", "--exposure", "100"])
+    assert result.exit_code == 2 and "for --reader camera" in result.output, result.output

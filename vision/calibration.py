@@ -33,7 +33,7 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling
-from .classify import decide, distances
+from .classify import adapt, decide, distances
 from .families import Family, family_for
 from .occlusion import HandCheck
 
@@ -311,14 +311,21 @@ def read_samples(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H
 
 
 def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.ndarray],
-                 templates: Mapping[str, tuple] | None = None) -> dict[str, Any]:
+                 templates: Mapping[str, tuple] | None = None, *, in_frame: bool = False) -> dict[str, Any]:
     """{kind: (keys, Verdicts)} for one frame's relative colours. ``templates``: the result of
-    ``cal.class_templates`` per kind, made once by a reader rather than on every frame."""
+    ``cal.class_templates`` per kind, made once by a reader rather than on every frame.
+
+    ``in_frame``: classify a second time against templates moved to this frame's own clearly
+    read pieces (``classify.adapt``), as the reader does; calibration's read-back does not."""
     out = {}
     for kind, idx in layout.groups.items():
         keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
         pat = cal.family.patterns[kind]
-        out[kind] = (keys, decide(distances(rel[kind], cal.empty[kind], T, pat.keep, pat.keep_class), cal.scale))
+        x = rel[kind]
+        v = decide(distances(x, cal.empty[kind], T, pat.keep, pat.keep_class), cal.scale)
+        if in_frame and len(T):
+            v = decide(distances(x, cal.empty[kind], adapt(x, T, v), pat.keep, pat.keep_class), cal.scale)
+        out[kind] = (keys, v)
     return out
 
 
@@ -473,7 +480,7 @@ def _paper_clipped_round(image: np.ndarray, H: np.ndarray, xy: np.ndarray, radiu
     a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ring = xy + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
     colours = sampling.fetch(image, sampling.project(H, ring))
-    return bool(np.mean(np.all(colours >= PAPER_CLIPPED, axis=1)) >= 0.5)
+    return bool(np.mean(np.sum(colours >= PAPER_CLIPPED, axis=1) >= 2) >= 0.5)
 
 
 def _check_exposure(label: str, probes: np.ndarray) -> None:
@@ -481,7 +488,7 @@ def _check_exposure(label: str, probes: np.ndarray) -> None:
 
     Automatic exposure over a white print often pushes the paper to 255: then a white piece, the
     paper and a lamp's highlight all read the same, and no light model can bring them apart."""
-    clipped = float(np.mean(np.all(probes >= PAPER_CLIPPED, axis=1)))
+    clipped = float(np.mean(np.sum(probes >= PAPER_CLIPPED, axis=1) >= 2))  # two channels at the top
     if clipped >= OVER_EXPOSED:
         raise ExposureError(f"the {label} picture is over-exposed: {clipped:.0%} of the paper between the points "
                             f"shows as pure white, so white pieces cannot be told from it; lower the camera's "

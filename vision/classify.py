@@ -78,3 +78,22 @@ def decide(d: np.ndarray, scale: float = 0.03) -> Verdicts:
         conf = np.where(np.isfinite(second), (second - best) / np.maximum(second, 1e-6), 1.0)
     conf = np.where(np.isfinite(best), np.clip(conf, 0.0, 1.0), 0.0)
     return Verdicts(order[:, 0] - 1, best, second, conf, probabilities(d, scale))
+
+
+def adapt(x: np.ndarray, templates: np.ndarray, v: Verdicts, *, min_members: int = 2, sure: float = 0.5,
+          max_shift: float = 0.35) -> np.ndarray:
+    """The class templates moved by how this frame's clearly read pieces of each class differ.
+
+    The light model (``vision.sampling``) is measured on the flat paper; pieces stand up from it
+    and are glossy, so a lamp moved to the side changes a black man's look more than the
+    paper's. The pieces of one class in one frame share that change: each class's template is
+    shifted by the median colour difference of the pieces confidently read as it (at least
+    ``min_members`` of them), and the frame is then classified again. Pieces are judged against
+    each other in the same light, not only against the calibration pictures."""
+    out = np.array(templates, copy=True)
+    for c in range(len(templates)):
+        members = (v.choice == c) & (v.confidence >= sure)
+        if members.sum() >= min_members:
+            per_spot = np.median(x[members] - templates[c][None], axis=1)  # (m, 3)
+            out[c] = templates[c] + np.clip(np.median(per_spot, axis=0), -max_shift, max_shift)
+    return out

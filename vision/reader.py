@@ -48,8 +48,9 @@ class BoardReader:
     sees = "colour"
 
     def __init__(self, calibration: Calibration, *, probe_threshold: float | None = None,
-                 probe_count: int = 2):
+                 probe_count: int = 2, in_frame: bool = True):
         self.cal = calibration
+        self.in_frame = in_frame
         self.layout = calibration.layout()
         self.board = _board_of(calibration)
         self.probe_threshold = probe_threshold or calibration.family.probe_threshold
@@ -78,7 +79,7 @@ class BoardReader:
         covered = self.probe_check(ratio)
         if covered:
             return Observation.blocked(covered)
-        verdicts = classify_all(self.cal, self.layout, rel, self._templates)
+        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
         points: dict[str, Reading] = {}
         unknown = []
         for kind, (keys, v) in verdicts.items():
@@ -89,7 +90,7 @@ class BoardReader:
                     unknown.append(name)
                 c = int(v.choice[j])
                 piece = None if c < 0 else Piece(*keys[c])
-                probs = {None if i == 0 else keys[i - 1]: float(p) for i, p in enumerate(v.probs[j]) if p >= 1e-3}
+                probs = {None if c2 == 0 else keys[c2 - 1]: float(p) for c2, p in enumerate(v.probs[j]) if p >= 1e-3}
                 points[name] = Reading(piece, float(v.confidence[j]), probs=probs)
         if unknown:
             self.last.unknown_spots = unknown

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any, NoReturn
 
+import click
 from rich.console import Console
 
 import engine
@@ -63,3 +64,25 @@ def parse_game_options(name: str, args: list[str]) -> dict[str, Any]:
 def camera_source(value: str) -> int | str:
     """A camera index ("0") or a video file / URL."""
     return int(value) if value.isdigit() else value
+
+
+def _exposure_option(ctx: click.Context, param: click.Parameter, value: str | None) -> float | str | None:
+    from vision.capture import parse_exposure
+
+    try:
+        return parse_exposure(value)
+    except ValueError:
+        raise click.BadParameter(f'{value!r}: use "auto" or a number (the camera\'s own units; '
+                                 f'`arbiter camera snapshot` shows them)') from None
+
+
+def exposure_options(f):
+    """--exposure, --gain and --ev, shared by the commands that open a camera."""
+    f = click.option("--ev", type=float, default=None,
+                     help="Exposure compensation in stops with automatic exposure, e.g. -1 (Pi camera only).")(f)
+    f = click.option("--gain", type=float, default=None, help="Sensor gain (Pi camera: 1.0 = none).")(f)
+    f = click.option("--exposure", "exposure", default=None, callback=_exposure_option, metavar="auto|VALUE",
+                     help="Automatic exposure, or a manual value in the camera's own units (Linux USB camera: "
+                          "100 µs, e.g. 150; Windows: log2 seconds, e.g. -6; Pi camera: µs, e.g. 10000). "
+                          "[default: leave the camera as it is]")(f)
+    return f

@@ -43,7 +43,7 @@ import click
 import engine
 from engine.protocol import Draws
 
-from .common import console, fail, parse_game_options
+from .common import console, exposure_options, fail, parse_game_options
 
 __all__ = ["CameraReader", "KeyboardButtons", "play"]
 
@@ -143,6 +143,7 @@ def _resume_value(value: str | None) -> str | None:
 @click.option("--camera-backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
 @click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
 @click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
+@exposure_options
 @click.option("--buttons", type=click.Choice(["gpio", "keyboard", "none"]), default=None,
               help="Camera mode: GPIO buttons (default on a Pi), the keyboard (default elsewhere), or none.")
 @click.option("--script", "script", type=click.Path(dir_okay=False), default=None,
@@ -157,7 +158,8 @@ def _resume_value(value: str | None) -> str | None:
 @click.pass_context
 def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_map: str | None, leds: str | None, leds_out: str | None, cal_path: str | None,
          map_path: str | None, time_control: str | None, resume_from: str | None, camera_source: str,
-         camera_backend: str, width: int, height: int, buttons: str | None, script: str | None, seed: int,
+         camera_backend: str, width: int, height: int, exposure: float | str | None, gain: float | None,
+         ev: float | None, buttons: str | None, script: str | None, seed: int,
          speed: float | None, brightness: float, palette_name: str) -> None:
     """Referee a game of GAME on the board: watch it, check every move, answer with the LEDs.
 
@@ -180,6 +182,8 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
         fail("--script is for the simulated players (--reader sim or sim-occupancy)")
     if reader != "camera" and cal_path is not None:
         fail("--calibration is for --reader camera (the simulated camera calibrates itself; a sensor board needs none)")
+    if reader != "camera" and (exposure is not None or gain is not None or ev is not None):
+        fail("--exposure, --gain and --ev set the real camera: they are for --reader camera")
     if reader != "serial" and (port is not None or sensor_map is not None or leds == "board"):
         fail("--port, --sensor-map and --leds board are for a sensor board: add --reader serial")
     steps = _script_steps(g, script)
@@ -202,7 +206,8 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
             if pressers is not None:
                 stack.callback(_quietly, pressers.close)
         if reader == "camera":
-            camera, pressers = _open_camera(g, cal_path, camera_source, camera_backend, width, height, buttons)
+            camera, pressers = _open_camera(g, cal_path, camera_source, camera_backend, width, height, buttons,
+                                             exposure=exposure, gain=gain, ev=ev)
             stack.callback(_quietly, camera.camera.close)
             if pressers is not None:
                 stack.callback(_quietly, pressers.close)
@@ -327,7 +332,7 @@ def _the_game(g, options, reader, time_control, resume_from, rng, sees="colour")
     return journal, journal.steps, r.clock, True
 
 
-def _open_camera(g, cal_path, source, backend, width, height, buttons):
+def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposure=None, gain=None, ev=None):
     """(the camera reader, the buttons or None), refusing with a clear message what cannot work."""
     from vision.calibration import CalibrationError, load_calibration
     from vision.capture import Camera, CameraError, CameraSettings
@@ -342,11 +347,13 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons):
     except CalibrationError as exc:
         fail(str(exc))
     cam = Camera(CameraSettings(source=int(source) if source.isdigit() else source, width=width, height=height,
-                                backend=backend))
+                                backend=backend, exposure=exposure, gain=gain, ev=ev))
     try:
         cam.open()
     except CameraError as exc:
         fail(str(exc))
+    for problem in cam.exposure_problems:
+        console.print(f"[yellow]Note:[/] {problem}", soft_wrap=True)
     try:
         pressers = _pressers(buttons)
     except SystemExit:

@@ -20,7 +20,7 @@ import numpy as np
 
 import engine
 
-from .common import GAME_ARGS, camera_source, console, fail, parse_game_options
+from .common import GAME_ARGS, camera_source, console, exposure_options, fail, parse_game_options
 
 
 def _load_game(name: str, extra: list[str]):
@@ -48,28 +48,6 @@ def _parse_corners(text: str) -> list[tuple[float, float]]:
         fail('--corners wants four "column,row" pairs: bottom-left bottom-right top-right top-left, '
                     'e.g. --corners "102,610 890,598 870,80 120,95"')
     return pts  # type: ignore[return-value]
-
-
-def _exposure_option(ctx: click.Context, param: click.Parameter, value: str | None) -> float | str | None:
-    from vision.capture import parse_exposure
-
-    try:
-        return parse_exposure(value)
-    except ValueError:
-        raise click.BadParameter(f'{value!r}: use "auto" or a number (the camera\'s own units; '
-                                 f'`arbiter camera snapshot` shows them)') from None
-
-
-def exposure_options(f):
-    """--exposure, --gain and --ev, shared by the commands that open a camera."""
-    f = click.option("--ev", type=float, default=None,
-                     help="Exposure compensation in stops with automatic exposure, e.g. -1 (Pi camera only).")(f)
-    f = click.option("--gain", type=float, default=None, help="Sensor gain (Pi camera: 1.0 = none).")(f)
-    f = click.option("--exposure", "exposure", default=None, callback=_exposure_option, metavar="auto|VALUE",
-                     help="Automatic exposure, or a manual value in the camera's own units (Linux USB camera: "
-                          "100 µs, e.g. 150; Windows: log2 seconds, e.g. -6; Pi camera: µs, e.g. 10000). "
-                          "[default: leave the camera as it is]")(f)
-    return f
 
 
 def _warn(message: str) -> None:
