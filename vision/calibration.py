@@ -79,6 +79,12 @@ class Locator:
             raise rg.RegistrationError(f"calibration by {self.method} has no stored board position")
         return rg.Registration(self.board_to_image, 0.0, (), self.method)
 
+    def tracker(self) -> Locator | rg.MarkerLocator:
+        """A locator for one stream of frames (one per reader): for "markers" a
+        ``registration.MarkerLocator``, which keeps the last good fit and reads a frame with
+        markers covered through it while the markers in view agree; otherwise this fixed one."""
+        return rg.MarkerLocator() if self.method == "markers" else self
+
 
 def find_board(image: np.ndarray, board, method: str = "markers", corners=None, a1=None) -> Locator:
     """A ``Locator`` for ``method`` fitted to ``image`` (raises RegistrationError).

@@ -57,6 +57,7 @@ class BoardReader:
         self.probe_count = probe_count
         self.last = Diagnostics()
         self._hands = HandCheck.of(calibration, self.probe_threshold, probe_count)
+        self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
 
     def read(self, frame) -> Observation:
@@ -69,7 +70,7 @@ class BoardReader:
             return Observation.blocked(f"the frame is {image.shape[1]}x{image.shape[0]} but the calibration was made "
                                        f"at {self.cal.frame_size[0]}x{self.cal.frame_size[1]}")
         try:
-            reg = self.cal.locator.locate(image, self.board)
+            reg = self._locator.locate(image, self.board)
         except rg.RegistrationError as exc:
             return Observation.blocked(f"board not found: {exc}")
         self.last.registration = reg

@@ -10,6 +10,20 @@ and is refused rather than used.
 Without markers (a store-bought board, the real bandanna) the user can give the play area's
 four corners instead (``register_corners``).
 
+Finding the markers takes two passes (``detect_markers``). The first looks over the whole frame
+with detector settings chosen for small, foreshortened, unevenly lit markers (many threshold
+window sizes, small perimeters, a looser polygon fit). When some of the board's markers are still
+missing but their places are known (from the markers already found, or from the last good fit) a
+second pass looks again only there: a crop round each expected place, enlarged and with its
+contrast stretched, and accepts nothing but the expected id near the expected place.
+
+``MarkerLocator`` (one per stream of frames, e.g. per ``BoardReader``) keeps the last good fit.
+A frame with fewer than three markers is read through that fit when every marker it does see
+lies within a few pixels of where the fit puts it (``method`` "markers-held"); a marker seen
+elsewhere means the camera moved, and the frame is refused with that reason. With no marker in
+view at all the fit is held only while patches round the print still match the last good frame,
+and for a bounded number of frames.
+
 ``RegistrationTracker`` refreshes the fit on every frame in which enough markers are visible,
 so a camera that is bumped is followed; when too few markers are visible it says so (status
 "lost", with the ids missing) and offers no registration rather than guessing from an old one.
@@ -34,7 +48,8 @@ class Registration:
     board_to_image: np.ndarray  # 3x3 homography: board (x, y) -> image (col, row)
     reprojection_error: float  # RMS pixels over the correspondences used
     markers_seen: tuple[int, ...]
-    method: str  # "markers" or "corners"
+    method: str  # "markers", "markers-held" (the last good fit, confirmed), "corners" or "outline"
+    note: str = ""  # for diagnostics: e.g. why a held fit was trusted
 
     def to_image(self, xy) -> tuple[float, float]:
         pts = cv2.perspectiveTransform(np.array([[xy]], np.float64), self.board_to_image)
@@ -64,15 +79,139 @@ def _grey(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
-    """Every ArUco marker in ``image``: id -> (4, 2) corner pixels (OpenCV's corner order)."""
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX  # sub-pixel corners: a steadier fit
-    detector = cv2.aruco.ArucoDetector(mk.dictionary(), params)
-    corners, ids, _rejected = detector.detectMarkers(_grey(image))
+def _params(*, min_perimeter_rate: float = 0.015, error_correction: float = 0.6) -> cv2.aruco.DetectorParameters:
+    """Detector settings for small, foreshortened, unevenly lit markers (measured on ``vision.sim``
+    frames, docs/calibration.md): six threshold windows from 3 to 33 px instead of three up to 23
+    (a shadow edge or a glare ramp across a marker), markers down to a 1.5% perimeter (about 5 px a
+    side at 1280 wide), a looser polygon fit and corner distance (blur rounds a tiny marker's
+    corners), and the bits read from the middle of each cell at 8 px a cell."""
+    p = cv2.aruco.DetectorParameters()
+    p.adaptiveThreshWinSizeMin = 3
+    p.adaptiveThreshWinSizeMax = 33
+    p.adaptiveThreshWinSizeStep = 6
+    p.minMarkerPerimeterRate = min_perimeter_rate
+    p.polygonalApproxAccuracyRate = 0.05
+    p.minCornerDistanceRate = 0.03
+    p.perspectiveRemovePixelPerCell = 8
+    p.perspectiveRemoveIgnoredMarginPerCell = 0.25
+    p.errorCorrectionRate = error_correction
+    p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX  # sub-pixel corners: a steadier fit
+    return p
+
+
+_KINDS = {
+    "frame": {},
+    "crop": {"min_perimeter_rate": 0.1},  # a crop round one expected marker: it fills much of it
+    # a second look over a whole frame with no idea where the markers are: fewer corrected bits,
+    # so an enlarged, contrast-equalised frame shows no phantom ids
+    "rescan": {"error_correction": 0.3},
+}
+
+
+def _detect(grey: np.ndarray, kind: str, scale: float = 1.0, origin=(0.0, 0.0)) -> list[tuple[int, np.ndarray]]:
+    """(id, (4, 2) corners in the frame's pixels) for every marker in ``grey``, which was cut from
+    the frame at ``origin`` and enlarged ``scale`` times."""
+    detector = cv2.aruco.ArucoDetector(mk.dictionary(), _params(**_KINDS[kind]))  # cheap; no shared state
+    corners, ids, _rejected = detector.detectMarkers(grey)
     if ids is None:
-        return {}
-    return {int(i): c.reshape(4, 2).astype(np.float64) for i, c in zip(ids.ravel(), corners)}
+        return []
+    off = np.asarray(origin, np.float64)
+    return [(int(i), (c.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5 + off)
+            for i, c in zip(ids.ravel(), corners)]
+
+
+def _stretch(grey: np.ndarray) -> np.ndarray:
+    """Contrast stretched between the 1st and 99th percentile: an over-exposed marker's black
+    shows as mid grey, a shadowed one's white as mid grey; both come back to black and white."""
+    lo, hi = np.percentile(grey, (1, 99))
+    if hi - lo < 12:
+        return grey
+    return cv2.convertScaleAbs(grey, alpha=255.0 / (hi - lo), beta=-lo * 255.0 / (hi - lo))
+
+
+_CLAHE = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)))
+
+
+def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Markers found by a closer look at each expected place: ``want`` id -> the (4, 2) corners
+    where it should be. A crop round the place (a marker's side of slack each way), enlarged
+    so the marker is about 64 px a side, contrast stretched (then CLAHE if that fails); only the
+    expected id, its centre within a marker's side of the expected centre, is accepted."""
+    h, w = grey.shape
+    out: dict[int, np.ndarray] = {}
+    for mid, quad in want.items():
+        if not np.all(np.isfinite(quad)):
+            continue
+        side = _side(quad)
+        centre = quad.mean(axis=0)
+        if side < 4 or not (0 <= centre[0] < w and 0 <= centre[1] < h):
+            continue
+        reach = float(np.max(np.abs(quad - centre))) + max(side, 12.0)
+        x0, y0 = max(int(centre[0] - reach), 0), max(int(centre[1] - reach), 0)
+        x1, y1 = min(int(centre[0] + reach) + 1, w), min(int(centre[1] + reach) + 1, h)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        crop = grey[y0:y1, x0:x1]
+        scale = float(np.clip(64.0 / side, 1.0, 4.0))
+        if scale > 1.0:
+            crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        for look in (_stretch, _CLAHE.apply):
+            hits = [c for i, c in _detect(look(crop), "crop", scale, (x0, y0)) if i == mid]
+            hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side]
+            if hits:
+                out[mid] = min(hits, key=lambda c: np.linalg.norm(c.mean(axis=0) - centre))
+                break
+    return out
+
+
+def _predict(H: np.ndarray, layout: dict) -> dict[int, np.ndarray]:
+    """Where ``H`` puts each marker's corners (id -> (4, 2) pixels)."""
+    return {i: cv2.perspectiveTransform(m.corners().astype(np.float64).reshape(-1, 1, 2), H).reshape(4, 2)
+            for i, m in layout.items()}
+
+
+def detect_markers(image: np.ndarray, board=None, hint: np.ndarray | None = None) -> dict[int, np.ndarray]:
+    """Every ArUco marker in ``image``: id -> (4, 2) corner pixels (OpenCV's corner order).
+
+    With ``board``, its markers missed by the first look are looked for again where they should
+    be: placed by the board's markers already found (two or more), else by ``hint`` (a board to
+    image homography, e.g. the last good fit); with neither, the whole frame is looked at again
+    enlarged (a small frame) or contrast-equalised, keeping only the board's ids.
+    """
+    grey = _grey(image)
+    found = dict(_detect(grey, "frame"))
+    if board is None:
+        return found
+    layout = {m.id: m for m in mk.marker_layout(board)}
+    if all(i in found for i in layout):
+        return found
+    ours = {i: found[i] for i in layout if i in found}
+    if len(ours) < 2 and hint is None:  # no idea where to look: the whole frame again, harder
+        scale = 2.0 if max(grey.shape) <= 1024 else 1.0
+        big = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC) if scale > 1 else grey
+        for i, c in _detect(_CLAHE.apply(big), "rescan", scale):
+            if i in layout and i not in ours:
+                ours[i] = found[i] = c
+    guesses = []
+    if len(ours) >= 2:
+        ids = sorted(ours)
+        H, _ = cv2.findHomography(np.concatenate([layout[i].corners().astype(np.float64) for i in ids]),
+                                  np.concatenate([ours[i] for i in ids]), 0)
+        if H is not None:
+            guesses.append(H)
+    if hint is not None:
+        guesses.append(np.asarray(hint, np.float64))
+    for H in guesses:
+        missing = [i for i in layout if i not in found]
+        if not missing:
+            break
+        predicted = _predict(H, {i: layout[i] for i in missing})
+        found.update(_look_again(grey, predicted))
+    return found
 
 
 def _fit(board_pts: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, float]:
@@ -85,13 +224,18 @@ def _fit(board_pts: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, floa
 
 
 def register_markers(image: np.ndarray, board, *, min_markers: int = 3,
-                     max_error_px: float = 4.0) -> Registration:
+                     max_error_px: float = 4.0, hint: np.ndarray | None = None) -> Registration:
     """Locate ``board`` from its printed markers; RegistrationError says what is wrong.
 
     Three markers are needed by default: two on the same side of the board fit their own corners
     well yet tilt the far side by many pixels, an error their own reprojection cannot show.
+    ``hint``: a board to image homography (the last good fit) telling where to look again for
+    markers the first look missed.
     """
-    found = detect_markers(image)
+    return _register(board, detect_markers(image, board, hint), min_markers, max_error_px)
+
+
+def _register(board, found: dict[int, np.ndarray], min_markers: int, max_error_px: float) -> Registration:
     layout = {m.id: m for m in mk.marker_layout(board)}
     ours = {i: c for i, c in found.items() if i in layout}
     if not ours:
@@ -175,3 +319,139 @@ class RegistrationTracker:
         if moved > 3:
             note += f"; it moved {moved:.0f} px since the last frame (camera bumped?)"
         return TrackStatus("tracking", reg, note, moved)
+
+
+@dataclass
+class MarkerLocator:
+    """Locates one board in a stream of frames from one camera, keeping the last good fit.
+
+    A frame with ``min_markers`` or more agreeing markers is fitted afresh (method "markers").
+    With fewer, the last good fit is reused (method "markers-held", its ``note`` says why) when
+
+    * every marker the frame does show lies within ``hold_px`` (mean corner distance) of where the
+      last fit puts it: the camera has not moved, the others are covered or missed; or
+    * no marker is in view at all, but patches round the print (its paper corners, the markers'
+      places, the board's corners) still match the last good frame, for at most
+      ``max_blind_frames`` frames in a row.
+
+    A marker seen away from its place means the camera moved: the frame is refused, and the last
+    fit dropped, until enough markers are in view again. ``locate`` has the signature of
+    ``vision.calibration.Locator.locate``, so a reader can use either.
+    """
+
+    board: object = None
+    min_markers: int = 3
+    max_error_px: float = 4.0
+    hold_px: float = 4.0
+    max_blind_frames: int = 30
+    patch_agreement: float = 0.7  # normalised cross-correlation a patch needs to count as unchanged
+    last: Registration | None = field(default=None, init=False)
+    held_frames: int = field(default=0, init=False)  # frames in a row read through the held fit
+    blind_frames: int = field(default=0, init=False)  # of those, frames with no marker in view
+    _patches: list = field(default_factory=list, init=False, repr=False)
+    _shape: tuple = field(default=(), init=False, repr=False)
+
+    def reset(self) -> None:
+        self.last, self.held_frames, self.blind_frames, self._patches, self._shape = None, 0, 0, [], ()
+
+    def locate(self, image: np.ndarray, board=None) -> Registration:
+        board = board if board is not None else self.board
+        if board is None:
+            raise RegistrationError("no board given to locate")
+        if board is not self.board:
+            self.board = board
+            self.reset()
+        grey = _grey(image)
+        if self.last is not None and grey.shape != self._shape:
+            self.reset()  # another camera mode: nothing carries over
+        hint = None if self.last is None else self.last.board_to_image
+        found = detect_markers(grey, board, hint)
+        layout = {m.id: m for m in mk.marker_layout(board)}
+        ours = {i: c for i, c in found.items() if i in layout}
+        if len(ours) >= self.min_markers or self.last is None:
+            reg = _register(board, found, self.min_markers, self.max_error_px)  # raises as before
+            self._keep(grey, reg, board)
+            return reg
+        return self._hold(grey, ours, layout)
+
+    def _keep(self, grey: np.ndarray, reg: Registration, board) -> None:
+        self.last, self.held_frames, self.blind_frames = reg, 0, 0
+        self._shape = grey.shape
+        self._patches = _reference_patches(grey, reg.board_to_image, board)
+
+    def _hold(self, grey: np.ndarray, ours: dict[int, np.ndarray], layout: dict) -> Registration:
+        assert self.last is not None
+        expected = _predict(self.last.board_to_image, layout)
+        missing = [f"#{i} ({_corner_name(i, layout)})" for i in layout if i not in ours]
+        moved = {i: float(np.mean(np.linalg.norm(c - expected[i], axis=1))) for i, c in ours.items()}
+        away = {i: d for i, d in moved.items() if d > self.hold_px}
+        if away:
+            self.reset()
+            raise RegistrationError(f"the camera has moved (markers in view are up to {max(away.values()):.0f} px "
+                                    f"from where they were) and only {len(ours)} of the 4 markers are visible; "
+                                    f"missing {', '.join(missing)}: uncover them so the board can be found again")
+        if ours:
+            err = float(np.sqrt(np.mean([np.sum((ours[i] - expected[i]) ** 2, axis=1).mean() for i in ours])))
+            self.held_frames += 1
+            self.blind_frames = 0
+            note = (f"held the last good fit: markers {sorted(ours)} are where it puts them (within "
+                    f"{max(moved.values()):.1f} px); missing {', '.join(missing)}")
+            return Registration(self.last.board_to_image, err, tuple(sorted(ours)), "markers-held", note)
+        if self.blind_frames >= self.max_blind_frames:
+            raise RegistrationError(f"no board markers seen for {self.blind_frames + 1} frames: the last position "
+                                    f"is no longer trusted; uncover the corner markers")
+        # The markers must still be there, only unread (blur, glare), and the rest of the print
+        # must not have moved: covered markers or a moved camera fail one or the other.
+        (m_agree, m_total), (agree, total) = (_patches_agree(grey, [p for p in self._patches if p[0] == "marker"],
+                                                             self.patch_agreement),
+                                              _patches_agree(grey, self._patches, self.patch_agreement))
+        if m_agree * 2 < m_total or m_agree == 0 or agree * 2 < total or agree < 3:
+            raise RegistrationError(f"no board markers found, and the picture round them has changed since the "
+                                    f"last good frame ({m_agree} of {m_total} marker places and {agree} of {total} "
+                                    f"places in all match): make sure all four corner markers are in the picture, "
+                                    f"lit, and not covered")
+        self.held_frames += 1
+        self.blind_frames += 1
+        note = (f"held the last good fit with no marker in view ({self.blind_frames} of at most "
+                f"{self.max_blind_frames} frames): {agree} of {total} places round the board match the last good frame")
+        return Registration(self.last.board_to_image, float("nan"), (), "markers-held", note)
+
+
+def _reference_patches(grey: np.ndarray, H: np.ndarray, board) -> list[tuple[str, tuple[int, int, int, int], np.ndarray]]:
+    """Textured patches of a good frame that show whether the camera has moved since: round the
+    print's paper corners, the board's corners and the markers. (kind "print" or "marker", box,
+    float32 patch) each."""
+    layout = mk.marker_layout(board)
+    side = float(np.mean([_side(q) for q in _predict(H, {m.id: m for m in layout}).values()]))
+    half = int(np.clip(0.8 * side, 6, 40))
+    X0, Y0, X1, Y1 = mk.print_extent(board)
+    x0, y0, x1, y1 = mk.board_extent(board)
+    places = [(X0, Y0), (X1, Y0), (X1, Y1), (X0, Y1), (x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    places += [m.centre for m in layout]
+    kinds = ["print"] * 8 + ["marker"] * len(layout)
+    px = cv2.perspectiveTransform(np.array([places], np.float64), H)[0]
+    h, w = grey.shape
+    out = []
+    for kind, (c, r) in zip(kinds, px):
+        if not (np.isfinite(c) and np.isfinite(r)):
+            continue
+        c, r = int(round(c)), int(round(r))
+        box = (c - half, r - half, c + half + 1, r + half + 1)
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+            continue
+        patch = grey[box[1]:box[3], box[0]:box[2]].astype(np.float32)
+        if patch.std() >= 8:  # plain paper or table tells nothing about a move
+            out.append((kind, box, patch))
+    return out
+
+
+def _patches_agree(grey: np.ndarray, patches, threshold: float) -> tuple[int, int]:
+    """(how many of ``patches`` still match ``grey`` at their place, how many there are)."""
+    agree = 0
+    for _kind, (c0, r0, c1, r1), ref in patches:
+        now = grey[r0:r1, c0:c1].astype(np.float32)
+        a, b = now - now.mean(), ref - ref.mean()
+        den = float(np.sqrt(np.sum(a * a) * np.sum(b * b)))
+        if den > 0 and float(np.sum(a * b)) / den >= threshold:
+            agree += 1
+    return agree, len(patches)
