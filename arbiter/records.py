@@ -147,7 +147,18 @@ class Replay:
             out["legal_steps_truncated"] = True
         if st.draws():
             out["chooser"] = st.draws()
+        stacks = self.stacks()
+        if stacks:
+            out["stacks"] = stacks
         return out
+
+    def stacks(self) -> dict[str, list[int]]:
+        """Where pieces stand on each other (Stack, Tableaux): spot -> owners, bottom first."""
+        st = self.state
+        if self.game.rules.stack_limit <= 1:
+            return {}
+        piles = {p: st.stack(p) for p in sorted(st.position())}
+        return {p: [pc.owner for pc in pile] for p, pile in piles.items() if len(pile) > 1}
 
 
 def replay(record: Record) -> Replay:

@@ -161,3 +161,13 @@ def test_replay_json_caps_a_huge_step_list(run, tmp_path):
     assert len(data["legal_steps"]) == 25 and data["legal_steps_truncated"] is True
     small = json.loads(run("replay", write(tmp_path, {"game": "tapatan", "steps": []}, "t.json"), "--json").output)
     assert "legal_steps_truncated" not in small and len(small["legal_steps"]) == 9
+
+
+def test_replay_says_what_lies_beneath_the_top_of_each_stack(run, tmp_path):
+    f = write(tmp_path, {"game": "stack", "steps": ["a1", "a1", "a1", "d1"]})
+    data = json.loads(run("replay", f, "--json").output)
+    assert data["position"] == {"a1": 1, "d1": 2}
+    assert data["stacks"] == {"a1": [1, 2, 1]}
+    assert "stacks (bottom first): a1: 1 2 1" in run("replay", f).output
+    plain = write(tmp_path, {"game": "tapatan", "steps": ["a1"]}, name="plain.json")
+    assert "stacks" not in json.loads(run("replay", plain, "--json").output)

@@ -88,6 +88,10 @@ def replay_cmd(file: str, as_json: bool, steps_limit: int) -> None:
         st = outcome.state
         console.print(board_text(outcome.game.board, st.position(),
                                  highlight=_step_points(st.last) if st.last else ()))
+        stacks = outcome.stacks()
+        if stacks:  # the board shows only the top pieces
+            console.print("stacks (bottom first): " + "; ".join(
+                f"{p}: {' '.join(str(o) for o in owners)}" for p, owners in stacks.items()))
         console.print(f"{outcome.game.name}: {outcome.applied} of {len(record.steps)} steps applied")
         if outcome.illegal:
             ill = outcome.illegal
