@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal bench-photoreal
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,18 @@ bench-vision: $(STAMP)
 # The sensor board: frames decoded a second, sensor-to-Observation latency (about 45 s).
 bench-serial: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/serial.py
+
+# The photoreal evaluation set (Blender/Cycles renders of printed boards and real pieces, about
+# 50 minutes on 2 cores; docs/photoreal.md). Needs blender: `sudo apt-get install blender`.
+PHOTOREAL_SETS ?= dev holdout game
+photoreal: $(STAMP)
+	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
+	for s in $(PHOTOREAL_SETS); do $(BIN)/python benchmarks/photoreal/make_set.py $$s --threads 2 || exit 1; done
+
+# The camera reader on the photoreal set: calibrate each setup, read every frame, score (about 1 minute).
+bench-photoreal: $(STAMP)
+	$(BIN)/python benchmarks/photoreal.py
+	$(BIN)/python benchmarks/photoreal.py --game
 
 docs-pictures: $(STAMP)
 	$(BIN)/python -m vision.docs_pictures docs/boards

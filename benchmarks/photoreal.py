@@ -1,0 +1,337 @@
+"""Score the camera reader on the photoreal set (Blender/Cycles renders, not the simulator).
+
+    .venv/bin/python benchmarks/photoreal.py                     # dev and holdout, a table
+    .venv/bin/python benchmarks/photoreal.py benchmarks/data/photoreal/dev --json out.json
+    .venv/bin/python benchmarks/photoreal.py --game               # the game set through the referee
+
+Per setup (one camera pose over one board) the two calibration pictures are given to
+``vision.calibration.calibrate``; a ``CalibrationError`` is that setup's failure (its message is
+reported and its frames are not read). Then ``BoardReader.read`` reads every frame and is scored
+against the truth in ``set.json``:
+
+* point error: spots read wrongly / spots read, over the frames without a hand that were read;
+* frames fully right, of the clear (no hand) frames;
+* clear frames refused as occluded, with their reasons;
+* hand frames read as a board (a referee fed such a board goes wrong): must be 0;
+* milliseconds per read (median, 99th percentile).
+
+``--game`` plays the ``game`` set's frames in order through ``arbiter.referee.Referee`` (each
+frame's observation three times, as the stabiliser would pass a settled board) and counts the
+steps it accepted, wrong steps accepted (must be 0), and frames it called illegal.
+
+The set is made by ``benchmarks/photoreal/make_set.py`` (``make photoreal``); see docs/photoreal.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from engine.core import Piece  # noqa: E402
+from engine.protocol import COLOUR_WORDS  # noqa: E402
+from vision.calibration import CalibrationError, calibrate  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data" / "photoreal"
+TARGET_POINT_ERR = 0.05  # %
+TARGET_RIGHT = 99.0  # % of clear frames read fully right
+TARGET_REFUSED = 1.0  # % of clear frames refused as occluded
+# What the simulator (benchmarks/vision.py, `make bench-vision`) reports for the same reader.
+SIMULATOR = {"htjb": {"point_err": 0.0, "right": 100.0}, "brain-hanky": {"point_err": 0.0, "right": 100.0}}
+
+
+def load_set(set_dir) -> dict:
+    set_dir = Path(set_dir)
+    meta = json.loads((set_dir / "set.json").read_text())
+    meta["dir"] = str(set_dir)
+    return meta
+
+
+def load_image(set_dir, rec) -> np.ndarray:
+    img = cv2.imread(str(Path(set_dir) / rec["file"]), cv2.IMREAD_COLOR)
+    if img is None:
+        raise FileNotFoundError(f"{rec['file']}: missing or not an image")
+    return img
+
+
+def truth(rec) -> dict[str, Piece]:
+    return {s: Piece(o, k) for s, (o, k) in rec["position"].items()}
+
+
+def setups(meta) -> dict[str, dict]:
+    """{setup: {"game", "empty", "pieces", "frames": [...]}} in set order."""
+    out: dict[str, dict] = {}
+    for rec in meta["frames"]:
+        s = out.setdefault(rec["setup"], {"game": rec["game"], "empty": None, "pieces": None, "frames": []})
+        if rec["kind"] == "calibration-empty":
+            s["empty"] = rec
+        elif rec["kind"] == "calibration-pieces":
+            s["pieces"] = rec
+        else:
+            s["frames"].append(rec)
+    return out
+
+
+def calibrate_setup(set_dir, game, s) -> tuple[object | None, str]:
+    """(Calibration, "") or (None, the failure's message)."""
+    if s["empty"] is None or s["pieces"] is None:
+        return None, "the set has no calibration pictures for this setup"
+    try:
+        return calibrate(game, load_image(set_dir, s["empty"]), load_image(set_dir, s["pieces"]),
+                         position=truth(s["pieces"])), ""
+    except CalibrationError as exc:
+        return None, str(exc)
+    except Exception as exc:  # a crash in the reader is a finding, not a reason to stop
+        return None, f"calibrate crashed: {type(exc).__name__}: {exc}"
+
+
+def _reason_kind(reason: str) -> str:
+    """A reason with its spot names cut, so like reasons count together."""
+    r = re.sub(r" on [A-Za-z0-9., ]+(\.\.\.)?", " on ...", reason)
+    r = re.sub(r"\d+(\.\d+)?", "#", r)
+    return r[:110]
+
+
+def evaluate(set_dir, *, progress=None) -> dict:
+    """Calibrate every setup of the set in ``set_dir``, read every frame, score per game.
+
+    Returns {"set", "games": {game: figures}, "setups": {setup: {...}}, "frames": [per frame]}.
+    """
+    say = progress or (lambda _m: None)
+    meta = load_set(set_dir)
+    games: dict[str, dict] = {}
+    per_setup: dict[str, dict] = {}
+    per_frame: list[dict] = []
+    for name, s in setups(meta).items():
+        game = engine.load(s["game"])
+        g = games.setdefault(s["game"], {"setups": 0, "calibrated": 0, "frames": 0, "clear": 0, "clear_read": 0,
+                                         "spots_read": 0, "spots_wrong": 0, "right": 0, "refused": 0,
+                                         "refused_reasons": Counter(), "hand": 0, "hand_read": 0,
+                                         "hand_refused": 0, "ms": [], "uncalibrated_frames": 0, "crashes": 0})
+        g["setups"] += 1
+        t = time.perf_counter()
+        cal, err = calibrate_setup(meta["dir"], game, s)
+        per_setup[name] = {"game": s["game"], "calibrated": cal is not None, "error": err,
+                           "calibrate_s": round(time.perf_counter() - t, 2), "frames": len(s["frames"])}
+        say(f"{name}: " + ("calibrated" if cal else f"calibration failed: {err}"))
+        if cal is None:
+            g["uncalibrated_frames"] += len(s["frames"])
+            continue
+        g["calibrated"] += 1
+        reader = BoardReader(cal)
+        for rec in s["frames"]:
+            img = load_image(meta["dir"], rec)
+            t = time.perf_counter()
+            try:
+                obs = reader.read(img)
+            except Exception as exc:
+                g["crashes"] += 1
+                per_frame.append({"file": rec["file"], "game": s["game"], "crash": f"{type(exc).__name__}: {exc}"})
+                continue
+            g["ms"].append((time.perf_counter() - t) * 1000)
+            g["frames"] += 1
+            row = {"file": rec["file"], "game": s["game"], "setup": name, "hand": rec["hand"],
+                   "occluded": obs.occluded, "reason": obs.reason, "exposure": rec["exposure"],
+                   "tilt": rec["camera"]["tilt"]}
+            if rec["hand"]:
+                g["hand"] += 1
+                if obs.occluded:
+                    g["hand_refused"] += 1
+                else:
+                    g["hand_read"] += 1
+            else:
+                g["clear"] += 1
+                if obs.occluded:
+                    g["refused"] += 1
+                    g["refused_reasons"][_reason_kind(obs.reason)] += 1
+                else:
+                    g["clear_read"] += 1
+                    want = truth(rec)
+                    wrong = []
+                    for spot, reading in obs.points.items():
+                        if reading.piece != want.get(spot):
+                            wrong.append(f"{spot}: {_name(want.get(spot))} read as {_name(reading.piece)}")
+                    g["spots_read"] += len(obs.points)
+                    g["spots_wrong"] += len(wrong)
+                    g["right"] += not wrong
+                    row["wrong"] = wrong
+            per_frame.append(row)
+    for g in games.values():
+        ms = g.pop("ms")
+        g["ms_med"] = float(np.median(ms)) if ms else None
+        g["ms_p99"] = float(np.percentile(ms, 99)) if ms else None
+        g["point_err"] = 100.0 * g["spots_wrong"] / g["spots_read"] if g["spots_read"] else None
+        g["right_pct"] = 100.0 * g["right"] / g["clear"] if g["clear"] else None
+        g["refused_pct"] = 100.0 * g["refused"] / g["clear"] if g["clear"] else None
+        g["refused_reasons"] = dict(g["refused_reasons"].most_common())
+    return {"set": meta.get("set", Path(set_dir).name), "dir": str(set_dir), "complete": meta.get("complete", True),
+            "games": games, "setups": per_setup, "frames": per_frame, "totals": _totals(games)}
+
+
+def _totals(games: dict) -> dict:
+    t = defaultdict(float)
+    for g in games.values():
+        for k in ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "setups", "calibrated",
+                  "frames", "crashes"):
+            t[k] += g[k]
+    t = dict(t)
+    t["point_err"] = 100.0 * t["spots_wrong"] / t["spots_read"] if t["spots_read"] else None
+    t["right_pct"] = 100.0 * t["right"] / t["clear"] if t["clear"] else None
+    t["refused_pct"] = 100.0 * t["refused"] / t["clear"] if t["clear"] else None
+    return t
+
+
+def _name(p) -> str:
+    return "empty" if p is None else f"{COLOUR_WORDS.get(p.owner, p.owner)} {p.kind}"
+
+
+def fmt(v, spec=".1f") -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def table(res: dict) -> str:
+    head = (f"{'game':18} {'setups':>6} {'cal ok':>6} {'clear':>5} {'pt err %':>9} {'right %':>8} {'refused':>9} "
+            f"{'hand read':>9} {'ms med':>7} {'ms p99':>7}   simulator (err %, right %)")
+    lines = [f"set {res['set']} ({res['dir']})" + ("" if res["complete"] else "  [set incomplete]"), head,
+             "-" * len(head)]
+    for name, g in list(res["games"].items()) + [("all", res["totals"])]:
+        fam = "brain-hanky" if name.startswith("brain-hanky") else "htjb"
+        sim = SIMULATOR[fam] if name != "all" else None
+        lines.append(
+            f"{name:18} {int(g['setups']):>6} {int(g['calibrated']):>6} {int(g['clear']):>5} "
+            f"{fmt(g['point_err'], '.3f'):>9} {fmt(g['right_pct']):>8} "
+            f"{int(g['refused']):>3} ({fmt(g['refused_pct'], '.0f')}%) "
+            f"{int(g['hand_read']):>3}/{int(g['hand']):<5} {fmt(g.get('ms_med')):>7} {fmt(g.get('ms_p99')):>7}   "
+            + (f"{sim['point_err']:.3f}, {sim['right']:.0f}" if sim else ""))
+    lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
+                 f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
+    fails = [(k, v["error"]) for k, v in res["setups"].items() if not v["calibrated"]]
+    if fails:
+        lines.append("calibration failures:")
+        lines += [f"  {k}: {e}" for k, e in fails]
+    reasons = Counter()
+    for g in res["games"].values():
+        reasons.update(g["refused_reasons"])
+    if reasons:
+        lines.append("clear frames refused, by reason:")
+        lines += [f"  {n} x {r}" for r, n in reasons.most_common(8)]
+    bad = [f for f in res["frames"] if f.get("wrong")]
+    if bad:
+        lines.append("misread frames (first 8):")
+        for f in bad[:8]:
+            lines.append(f"  {f['file']} (exposure {f['exposure']:+.1f}, tilt {f['tilt']:.0f}): "
+                         + "; ".join(f["wrong"][:3]) + (" ..." if len(f["wrong"]) > 3 else ""))
+    crashes = [f for f in res["frames"] if f.get("crash")]
+    if crashes:
+        lines.append("reader crashes:")
+        lines += [f"  {f['file']}: {f['crash']}" for f in crashes[:5]]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- the game set
+def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
+    """Each setup's frames, in order, through the referee; steps accepted, wrong, illegal flags."""
+    from arbiter import referee as R
+    from arbiter.referee import Referee
+
+    say = progress or (lambda _m: None)
+    meta = load_set(set_dir)
+    out = {"set": meta.get("set"), "games": {}}
+    for name, s in setups(meta).items():
+        game = engine.load(s["game"])
+        cal, err = calibrate_setup(meta["dir"], game, s)
+        g = {"game": s["game"], "setup": name, "frames": len(s["frames"]), "calibration_error": err,
+             "true_steps": len(s["frames"]), "accepted": 0, "wrong_accepted": 0, "illegal_frames": 0,
+             "unseen_frames": 0, "unclear_frames": 0, "kinds": Counter(), "followed_to_end": False, "events": []}
+        out["games"][name] = g
+        if cal is None:
+            say(f"{name}: calibration failed: {err}")
+            continue
+        reader = BoardReader(cal)
+        ref = Referee(game, reader.sees)
+        true_steps = [rec.get("step") for rec in s["frames"]]
+        for i, rec in enumerate(s["frames"]):
+            obs = reader.read(load_image(meta["dir"], rec))
+            kinds = set()
+            for _ in range(repeat):
+                v = ref.observe(obs)
+                kinds.add(v.kind)
+                g["kinds"][v.kind] += 1
+                if v.steps:
+                    g["accepted"] += len(v.steps)
+            hist = [str(x) for x in ref.history]
+            wrong = sum(1 for j, h in enumerate(hist) if j >= len(true_steps) or h != true_steps[j])
+            if wrong > g["wrong_accepted"]:
+                g["events"].append(f"frame {i} ({rec['file']}): the referee's record {hist[-3:]} differs from "
+                                   f"the truth {true_steps[max(0, len(hist) - 3):len(hist)]}")
+            g["wrong_accepted"] = max(g["wrong_accepted"], wrong)
+            if R.ILLEGAL in kinds:
+                g["illegal_frames"] += 1
+                g["events"].append(f"frame {i} ({rec['file']}): illegal ({v.reason or v.message})"[:200])
+            if R.UNSEEN in kinds:
+                g["unseen_frames"] += 1
+                g["events"].append(f"frame {i} ({rec['file']}): unseen ({obs.reason})"[:200])
+            if R.UNCLEAR in kinds:
+                g["unclear_frames"] += 1
+        g["final_history"] = len(ref.history)
+        g["followed_to_end"] = [str(x) for x in ref.history] == true_steps
+        g["kinds"] = dict(g["kinds"])
+    return out
+
+
+def game_table(res: dict) -> str:
+    head = f"{'setup':14} {'game':18} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} {'to end':>6}"
+    lines = [head, "-" * len(head)]
+    for name, g in res["games"].items():
+        lines.append(f"{name:14} {g['game']:18} {g['true_steps']:>5} {g['accepted']:>8} {g['wrong_accepted']:>5} "
+                     f"{g['illegal_frames']:>7} {g['unseen_frames']:>6} {str(g['followed_to_end']):>6}")
+        if g["calibration_error"]:
+            lines.append(f"  calibration failed: {g['calibration_error']}")
+        lines += [f"  {e}" for e in g["events"][:8]]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("sets", nargs="*", help="set folders (default: dev and holdout)")
+    ap.add_argument("--game", action="store_true", help="run the game set through the referee")
+    ap.add_argument("--json", help="write the figures here")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    say = None if args.quiet else (lambda m: print("  " + m, flush=True))
+    results = []
+    if args.game:
+        d = Path(args.sets[0]) if args.sets else DATA / "game"
+        res = evaluate_game(d, progress=say)
+        print(game_table(res))
+        results.append(res)
+    else:
+        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / "dev", DATA / "holdout") if (d / "set.json").exists()]
+        if not dirs:
+            print(f"no photoreal sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)
+            return 2
+        for d in dirs:
+            res = evaluate(d, progress=say)
+            print(table(res))
+            print()
+            results.append(res)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,487 @@
+"""Make a photoreal evaluation set: frame specs, Blender renders, camera post-processing.
+
+    .venv/bin/python benchmarks/photoreal/make_set.py dev        # or holdout, game
+    .venv/bin/python benchmarks/photoreal/make_set.py dev --threads 1 --work /tmp/photoreal
+
+Draws everything random from the set's seed (camera poses, lamps, exposures, piece sets, the
+positions: random legal playouts of ``engine``), writes the boards as users print them
+(``vision.printable.write_png``), renders every frame with ``scene.py`` inside Blender, then
+adds what a real camera adds (radial lens distortion, shot and read noise, JPEG) and stores the
+set in ``benchmarks/data/photoreal/<set>/``: JPEG frames and ``set.json`` with the truth.
+
+It never touches ``vision.sim`` or ``vision.render*``: the point of this set is to be made
+independently of the simulator the reader was tuned on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+from vision import printable  # noqa: E402
+from vision.calibration import calibration_layout  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+DATA = ROOT / "benchmarks" / "data" / "photoreal"
+MM = 0.001
+
+HTJB_DPI = 200
+HANKY_DPI = 72
+LAMP_W = float(os.environ.get("PHOTOREAL_LAMP_W", 7.0))  # lamp power (W) at 0.6 m: a normal exposure
+RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying the scene quickly
+
+# ---------------------------------------------------------------------------- the sets
+# (game, setups, frames per setup, resolution, options)
+SETS = {
+    "dev": dict(seed=1001, games=[
+        ("nine-mens-morris", 2, 10, (1280, 720), {}),
+        ("morabaraba", 2, 10, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 2, 10, (1280, 720), {}),
+        ("saba", 2, 10, (1280, 720), {}),
+        ("brain-hanky", 2, 9, (1920, 1080), {}),
+    ]),
+    "holdout": dict(seed=2002, games=[
+        ("nine-mens-morris", 1, 11, (1280, 720), {}),
+        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 1, 11, (1280, 720), {}),
+        ("saba", 1, 11, (1280, 720), {}),
+        ("brain-hanky", 1, 10, (1920, 1080), {}),
+    ]),
+    "game": dict(seed=3003, games=[
+        ("tapatan", 1, "whole", (1280, 720), {}),
+        ("nine-mens-morris", 1, 20, (1280, 720), {}),
+    ]),
+}
+
+COLOURS = {"white": (0.80, 0.80, 0.78), "black": (0.012, 0.012, 0.014), "red": (0.55, 0.03, 0.03),
+           "blue": (0.03, 0.08, 0.45), "green": (0.05, 0.35, 0.08), "yellow": (0.85, 0.62, 0.03),
+           "orange": (0.85, 0.3, 0.02), "silver": (0.85, 0.85, 0.88), "gold": (1.0, 0.72, 0.30)}
+WOOD = {"white": (0.72, 0.56, 0.36), "black": (0.07, 0.04, 0.025)}
+
+
+def kelvin_rgb(k: float) -> list[float]:
+    """Linear RGB of a black body near ``k`` kelvin (Tanner Helland's fit), green normalised to 1."""
+    t = k / 100.0
+    r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
+    g = 99.4708025861 * math.log(t) - 161.1195681661 if t <= 66 else 288.1221695283 * (t - 60) ** -0.0755148492
+    b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307)
+    rgb = [min(255.0, max(0.0, c)) / 255.0 for c in (r, g, b)]
+    lin = [c ** 2.2 for c in rgb]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return [c / max(lum, 1e-6) for c in lin]
+
+
+# ---------------------------------------------------------------------------- boards
+def board_texture(game_name: str, work: Path) -> dict:
+    """Write the printable PNG once per game; its size and every spot in world metres."""
+    game = engine.load(game_name)
+    hanky = printable.family(game.board) == "brain-hanky"
+    dpi = HANKY_DPI if hanky else HTJB_DPI
+    png = work / "textures" / f"{game_name}.png"
+    png_path, json_path = printable.write_png(game_name, png, dpi=dpi)
+    layout = printable.PrintLayout.for_board(game.board, dpi)
+    img = cv2.imread(str(png_path))
+    H, W = img.shape[:2]
+    assert (W, H) == (layout.width, layout.height), (W, H, layout.width, layout.height)
+    px_mm = dpi / 25.4
+    width, height = W / px_mm * MM, H / px_mm * MM
+
+    def world(col, row):
+        return [((col + 0.5) / W - 0.5) * width, (0.5 - (row + 0.5) / H) * height]
+
+    spots = {s: world(*layout.to_pixel(game.rules.spot_xy(s))) for s in game.rules.spots}
+    # cross-check with the points.json users get: the named points must land where the truth says
+    pts = json.loads(Path(json_path).read_text())["points"]
+    for name, (c, r) in pts.items():
+        if name in spots:
+            wx, wy = world(c, r)
+            assert abs(wx - spots[name][0]) < 1e-6 and abs(wy - spots[name][1]) < 1e-6, name
+    return {"texture": str(png_path.resolve()), "width": width, "height": height, "spots": spots,
+            "mm_per_unit": layout.mm_per_unit, "hanky": hanky}
+
+
+# ---------------------------------------------------------------------------- positions
+def playout(game, rng: random.Random, most: int) -> dict:
+    s = game.new()
+    for _ in range(rng.randint(0, most)):
+        steps = s.legal_steps()
+        if not steps:
+            break
+        s = s.play(rng.choice(list(steps)))
+    return s.position()
+
+
+def as_truth(position) -> dict:
+    return {s: [p.owner, p.kind] for s, p in sorted(position.items())}
+
+
+def colour_of(game, owner: int, kind: str) -> str:
+    name = game.rules.piece_name(owner, kind)
+    for word in COLOURS:
+        if name.startswith(word):
+            return word
+    raise ValueError(f"no colour for {name!r}")
+
+
+# ---------------------------------------------------------------------------- draws
+class Draw:
+    def __init__(self, rng: random.Random):
+        self.r = rng
+
+    def u(self, a, b):
+        return self.r.uniform(a, b)
+
+    def lamp(self, centre_h: float, extent: float) -> dict:
+        r = self.r
+        h = centre_h * self.u(0.8, 1.6)
+        off = self.u(0.0, 0.9) * h
+        az = self.u(0, 2 * math.pi)
+        pos = [off * math.cos(az), off * math.sin(az), h]
+        target = [self.u(-0.15, 0.15) * extent, self.u(-0.15, 0.15) * extent, 0.0]
+        size = self.u(0.04, 0.45) * max(0.4, h)
+        # power scaled with the squared distance, so brightness varies by the chosen factor only
+        d2 = sum((p - t) ** 2 for p, t in zip(pos, target))
+        bright = math.exp(self.u(math.log(0.5), math.log(1.6)))
+        kelvin = self.u(3000, 6500)
+        return {"pos": pos, "target": target, "size": size, "power": LAMP_W * d2 / 0.36 * bright,
+                "kelvin": kelvin, "rgb": kelvin_rgb(kelvin), "brightness": bright}
+
+    def window(self, extent: float) -> dict | None:
+        if self.r.random() > 0.35:
+            return None
+        az = self.u(0, 2 * math.pi)
+        dist = self.u(1.0, 1.8)
+        h = self.u(0.5, 1.2)
+        return {"pos": [dist * math.cos(az), dist * math.sin(az), h], "size": [self.u(0.8, 1.4), self.u(0.9, 1.5)],
+                "power": self.u(150, 500) * (dist * dist + h * h) / 2.0, "rgb": [0.75, 0.86, 1.0]}
+
+    def world(self) -> dict:
+        return {"rgb": [0.8, 0.85, 1.0], "strength": self.u(0.03, 0.15)}
+
+    def camera(self, extent: float, res, tilt=None) -> dict:
+        lens = self.u(24, 35)
+        tilt = self.u(0, 35) if tilt is None else tilt
+        yaw = self.u(-40, 40)
+        share = self.u(0.72, 0.9)  # of the frame's height taken by the print, as turned by the yaw
+        sensor_h = 36.0 * res[1] / res[0]
+        turned = extent * (abs(math.cos(math.radians(yaw))) + abs(math.sin(math.radians(yaw))))
+        dist = (turned / share) / 2 / (sensor_h / 2 / lens)
+        dist *= 1 + 0.3 * math.sin(math.radians(tilt))  # the near edge of a tilted board looms larger
+        return {"lens": lens, "tilt": tilt, "yaw": yaw, "roll": self.u(-4, 4), "distance": dist,
+                "target": [self.u(-0.04, 0.04) * extent, self.u(-0.04, 0.04) * extent, 0.0], "share": share}
+
+    def hand(self, spots: dict, extent: float, pieces_h: float) -> dict:
+        names = sorted(spots)
+        x, y = spots[self.r.choice(names)]
+        x += self.u(-0.03, 0.03) * extent
+        y += self.u(-0.03, 0.03) * extent
+        rest = self.r.random() < 0.4
+        z = pieces_h + self.u(0.02, 0.03) if rest else self.u(0.04, 0.14)
+        out = math.atan2(y, x) if math.hypot(x, y) > 0.02 else self.u(-math.pi, math.pi)
+        heading = math.degrees(out) + 90 + self.u(-35, 35)
+        tones = [(0.85, 0.62, 0.5), (0.7, 0.48, 0.36), (0.45, 0.28, 0.18), (0.22, 0.13, 0.08)]
+        sleeves = [(0.2, 0.25, 0.4), (0.5, 0.1, 0.1), (0.05, 0.05, 0.05), (0.6, 0.6, 0.58), (0.15, 0.35, 0.2)]
+        return {"pos": [x, y, z], "heading": heading, "pitch": self.u(-10, 5), "roll": self.u(-15, 15),
+                "scale": self.u(0.9, 1.1), "skin": list(self.r.choice(tones)), "sleeve": list(self.r.choice(sleeves)),
+                "resting": rest}
+
+
+# ---------------------------------------------------------------------------- pieces
+def piece_set(game, tex: dict, rng: random.Random, wood: bool) -> dict:
+    """How this setup's pieces look: shape sizes (m) and materials per (owner, kind)."""
+    d = Draw(rng)
+    mpu = tex["mm_per_unit"] * MM
+    looks = {}
+    for owner in range(1, game.rules.colours + 1):
+        for kind in game.rules.piece_kinds:
+            colour = colour_of(game, owner, kind)
+            if kind == "man":
+                shape = {"shape": "man", "size": [0.34 * mpu * d.u(0.93, 1.0), d.u(0.004, 0.006)]}
+                if wood and colour in WOOD:
+                    mat = {"type": "wood", "rgb": list(WOOD[colour]), "rough": d.u(0.3, 0.5),
+                           "clearcoat": d.u(0.3, 0.7), "seed": d.u(0, 10)}
+                else:
+                    mat = {"type": "plastic", "rgb": list(COLOURS[colour]), "rough": d.u(0.08, 0.3),
+                           "clearcoat": d.u(0.0, 0.3)}
+            elif kind == "ring":
+                shape = {"shape": "ring", "size": [0.1025 * mpu, 0.0325 * mpu]}
+                mat = {"type": "plastic", "rgb": list(COLOURS[colour]), "rough": d.u(0.1, 0.3)}
+            elif kind == "gem":
+                shape = {"shape": "gem", "size": [0.12 * mpu, 0.07 * mpu]}
+                mat = {"type": "metal", "rgb": list(COLOURS[colour]), "rough": d.u(0.08, 0.2)}
+            else:
+                raise ValueError(kind)
+            looks[f"{owner}/{kind}"] = {**shape, "material": mat, "colour": colour}
+    return looks
+
+
+def place(position: dict, tex: dict, looks: dict, rng: random.Random) -> list[dict]:
+    out = []
+    jitter = 0.0012 if not tex["hanky"] else 0.0015
+    for spot, (owner, kind) in sorted(position.items()):
+        x, y = tex["spots"][spot]
+        look = looks[f"{owner}/{kind}"]
+        out.append({"spot": spot, "x": x + max(-2, min(2, rng.gauss(0, 0.5))) * jitter,
+                    "y": y + max(-2, min(2, rng.gauss(0, 0.5))) * jitter, "rot": rng.uniform(0, 2 * math.pi),
+                    "shape": look["shape"], "size": look["size"], "material": look["material"]})
+    return out
+
+
+def surface(tex: dict, rng: random.Random) -> dict:
+    """The sheet's shape: paper bows gently; a bandanna has wrinkles and a fold or two."""
+    d = Draw(rng)
+    w = max(tex["width"], tex["height"])
+    if tex["hanky"]:
+        waves = [[d.u(0.0008, 0.0025), *polar(d.u(2 * math.pi / 0.35, 2 * math.pi / 0.12), d.u(0, math.pi)),
+                  d.u(0, 6.3)] for _ in range(5)]
+        folds = []
+        for _ in range(rng.randint(1, 3)):
+            a = d.u(0, math.pi)
+            folds.append([d.u(0.002, 0.004), d.u(-0.4, 0.4) * w, d.u(-0.4, 0.4) * w, math.cos(a), math.sin(a),
+                          d.u(0.006, 0.015)])
+        # the lowest the cloth dips stays above the table
+        return {"base": 0.0005 + sum(w[0] for w in waves), "waves": waves, "folds": folds}
+    waves = [[d.u(0.0003, 0.0012), *polar(d.u(2 * math.pi / 0.6, 2 * math.pi / 0.25), d.u(0, math.pi)),
+              d.u(0, 6.3)] for _ in range(2)]
+    return {"base": 0.0003 + sum(w[0] for w in waves), "waves": waves, "folds": []}
+
+
+def polar(k, a):
+    return k * math.cos(a), k * math.sin(a)
+
+
+# ---------------------------------------------------------------------------- specs
+def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | None = None):
+    conf = SETS[set_name]
+    rng = random.Random(conf["seed"])
+    boards, frames = {}, []
+    for gi, (game_name, n_setups, n_frames, res, opts) in enumerate(conf["games"]):
+        if only and game_name != only:
+            continue
+        game = engine.load(game_name)
+        tex = board_texture(game_name, work)
+        extent = max(tex["width"], tex["height"])
+        short = re.sub(r"[^a-z0-9]+", "", game_name.replace("mens-morris", "mm"))[:10]
+        for k in range(n_setups):
+            srng = random.Random(rng.random())
+            d = Draw(srng)
+            setup = f"{short}-{k}"
+            wood = bool(opts.get("wood")) and k == 0
+            tilt = 30.0 + d.u(-2, 2) if opts.get("tilt30") and k == n_setups - 1 else None
+            looks = piece_set(game, tex, srng, wood)
+            tint = [d.u(0.9, 0.97), d.u(0.9, 0.96), d.u(0.85, 0.93)]
+            boards[setup] = {"texture": tex["texture"], "width": tex["width"], "height": tex["height"],
+                             "surface": "cloth" if tex["hanky"] else "paper", "tint": tint,
+                             "rough": d.u(0.75, 0.95) if tex["hanky"] else d.u(0.45, 0.7),
+                             "shape": surface(tex, srng), "spots": tex["spots"],
+                             "table": {"light": [d.u(0.35, 0.6), d.u(0.2, 0.35), d.u(0.08, 0.18)],
+                                       "dark": [d.u(0.1, 0.2), d.u(0.05, 0.1), d.u(0.02, 0.05)],
+                                       "rough": d.u(0.3, 0.6), "scale": d.u(4, 9), "seed": d.u(0, 100)}}
+            camera = d.camera(extent, res, tilt)
+            cal_lamp = d.lamp(0.7 if not tex["hanky"] else 1.3, extent)
+            cal_lamp["power"] *= 1.0 / cal_lamp["brightness"]  # the calibration lamp: normal light
+            cal_lamp["brightness"] = 1.0
+            cal_world = d.world()
+            cal_exposure = d.u(-0.3, 0.4)
+            k1 = d.u(-0.12, 0.05)
+            pieces_h = max(l["size"][1] for l in looks.values()) if not tex["hanky"] else 0.008
+            base = {"board": setup, "res": [round(r * RES_SCALE) for r in res], "samples": 24 if not tex["hanky"] else 16,
+                    "camera": camera, "k1": k1, "game": game_name, "setup": setup, "looks": looks}
+
+            def frame(kind, idx, position, lamp, window, world, exposure, hand, **extra):
+                name = f"{setup}/{kind if kind != 'frame' else f'f{idx:02d}'}"
+                return {**base, "kind": kind, "name": name, "out": str(work / "raw" / set_name / name),
+                        "seed": srng.randint(0, 2 ** 30), "position": as_truth(position),
+                        "pieces": place(as_truth(position), tex, looks, srng), "lamp": lamp, "window": window,
+                        "world": world, "exposure": exposure, "hand": hand,
+                        "noise": {"full_well": d.u(1500, 6000), "read": d.u(1.0, 4.0)},
+                        "jpeg_quality": srng.randint(80, 95), **extra}
+
+            cal_pos, _ = calibration_layout(game)
+            frames.append(frame("calibration-empty", 0, {}, cal_lamp, None, cal_world, cal_exposure, None))
+            frames.append(frame("calibration-pieces", 0, cal_pos, cal_lamp, None, cal_world, cal_exposure, None))
+            if n_frames == "whole" or set_name == "game":
+                s = game.new()
+                steps: list[str] = []
+                most = 40 if n_frames == "whole" else n_frames
+                for i in range(most):
+                    legal = list(s.legal_steps())
+                    if not legal:
+                        break
+                    step = srng.choice(legal)
+                    s = s.play(step)
+                    steps.append(str(step))
+                    lamp = dict(cal_lamp)
+                    lamp["pos"] = [p + d.u(-0.05, 0.05) for p in cal_lamp["pos"]]
+                    lamp["power"] = cal_lamp["power"] * d.u(0.85, 1.15)
+                    frames.append(frame("frame", i, s.position(), lamp, None, cal_world,
+                                        cal_exposure + d.u(-0.2, 0.2), None, step=str(step), steps=list(steps)))
+                continue
+            for i in range(n_frames):
+                position = playout(game, srng, 60 if tex["hanky"] else 30)
+                if i % 3 == 0:
+                    lamp, window, world, exposure = cal_lamp, None, cal_world, cal_exposure + d.u(-0.3, 0.3)
+                else:
+                    lamp, window, world = d.lamp(0.7 if not tex["hanky"] else 1.3, extent), d.window(extent), d.world()
+                    exposure = d.u(-1.5, 1.5)
+                hand = d.hand(tex["spots"], extent, pieces_h) if srng.random() < 1 / 6 else None
+                frames.append(frame("frame", i, position, lamp, window, world, exposure, hand))
+    if limit:
+        frames = frames[:limit]
+    return boards, frames
+
+
+# ---------------------------------------------------------------------------- post-processing
+def distort(img: np.ndarray, k1: float, f_px: float) -> np.ndarray:
+    """Radial lens distortion: a point at normalised radius r_u appears at r_u (1 + k1 r_u^2)."""
+    h, w = img.shape[:2]
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    u, v = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    xd, yd = (u - cx) / f_px, (v - cy) / f_px
+    xu, yu = xd.copy(), yd.copy()
+    for _ in range(8):  # invert x_d = x_u (1 + k1 r_u^2)
+        s = 1 + k1 * (xu * xu + yu * yu)
+        xu, yu = xd / s, yd / s
+    return cv2.remap(img, xu * f_px + cx, yu * f_px + cy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def distort_point(p, k1, f_px, w, h):
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    x, y = (p[0] - cx) / f_px, (p[1] - cy) / f_px
+    s = 1 + k1 * (x * x + y * y)
+    return [x * s * f_px + cx, y * s * f_px + cy]
+
+
+def sensor_noise(img: np.ndarray, full_well: float, read: float, rng: np.random.Generator) -> np.ndarray:
+    lin = (img.astype(np.float32) / 255.0) ** 2.2
+    e = lin * full_well
+    e = e + rng.normal(0, 1, e.shape).astype(np.float32) * np.sqrt(np.maximum(e, 0) + read * read)
+    out = np.clip(e / full_well, 0, 1) ** (1 / 2.2)
+    return np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def post(fr: dict, out_dir: Path) -> dict:
+    img = cv2.imread(fr["out"] + ".png")
+    if img is None:
+        raise RuntimeError(f"Blender did not write {fr['out']}.png")
+    side = json.loads(Path(fr["out"] + ".json").read_text())
+    h, w = img.shape[:2]
+    f_px = fr["camera"]["lens"] / 36.0 * w
+    img = distort(img, fr["k1"], f_px)
+    rng = np.random.default_rng(fr["seed"])
+    img = sensor_noise(img, fr["noise"]["full_well"], fr["noise"]["read"], rng)
+    path = out_dir / (fr["name"] + ".jpg")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, fr["jpeg_quality"]])
+    pixels = {s: [round(c, 1) for c in distort_point(p, fr["k1"], f_px, w, h)] for s, p in side["pixels"].items()}
+    rec = {k: fr[k] for k in ("game", "setup", "kind", "position", "exposure", "camera", "lamp", "window", "world",
+                              "k1", "noise", "jpeg_quality", "res")}
+    rec["file"] = fr["name"] + ".jpg"
+    rec["hand"] = fr["hand"] is not None
+    rec["hand_pose"] = fr["hand"]
+    rec["covered"] = sorted(side["covered"])
+    in_frame = [s for s, (x, y) in pixels.items() if not (0 <= x < w and 0 <= y < h)]
+    rec["spots_outside_frame"] = in_frame
+    rec["pixels"] = pixels
+    rec["looks"] = fr["looks"]
+    for k in ("step", "steps"):
+        if k in fr:
+            rec[k] = fr[k]
+    return rec
+
+
+# ---------------------------------------------------------------------------- main
+def blender_exe() -> str | None:
+    return os.environ.get("BLENDER") or shutil.which("blender")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("set", choices=sorted(SETS))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--work", default=None, help="folder for textures and raw renders (default: a temp folder)")
+    ap.add_argument("--out", default=None, help=f"where the set goes (default {DATA}/<set>)")
+    ap.add_argument("--only", default=None, help="one game only (for trying the scene)")
+    ap.add_argument("--limit", type=int, default=None, help="the first N frames only")
+    ap.add_argument("--resume", action="store_true", help="keep frames already rendered in --work")
+    args = ap.parse_args(argv)
+    blender = blender_exe()
+    if not blender:
+        print("blender is not installed: `sudo apt-get install blender` (Cycles on CPU is enough), "
+              "or set BLENDER=/path/to/blender", file=sys.stderr)
+        return 2
+    work = Path(args.work or tempfile.mkdtemp(prefix="photoreal-")).resolve()
+    out_dir = Path(args.out) if args.out else DATA / args.set
+    boards, frames = make_specs(args.set, work, args.only, args.limit)
+    todo = [f for f in frames if not (args.resume and Path(f["out"] + ".json").exists() and Path(f["out"] + ".png").exists())]
+    for f in frames:
+        Path(f["out"]).parent.mkdir(parents=True, exist_ok=True)
+    jobs = work / f"jobs-{args.set}.json"
+    jobs.write_text(json.dumps({"boards": boards, "frames": todo}))
+    print(f"{args.set}: {len(frames)} frames ({len(todo)} to render) in {len(boards)} setups; work folder {work}",
+          flush=True)
+    if out_dir.exists() and not args.resume:
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records: dict[str, dict] = {}
+    by_out = {f["out"]: f for f in frames}
+
+    def save():
+        recs = [records[f["name"]] for f in frames if f["name"] in records]
+        meta = {"set": args.set, "seed": SETS[args.set]["seed"], "frames": recs,
+                "made_by": "benchmarks/photoreal/make_set.py (Blender/Cycles, scene.py); not vision.sim",
+                "complete": len(recs) == len(frames)}
+        (out_dir / "set.json").write_text(json.dumps(meta, indent=None, separators=(",", ":")) + "\n")
+
+    for f in frames:
+        if f not in todo:
+            records[f["name"]] = post(f, out_dir)
+    t0 = time.time()
+    if todo:
+        cmd = [blender, "-b", "--factory-startup", "-t", str(args.threads), "-P", str(HERE / "scene.py"), "--",
+               str(jobs)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        log = open(work / f"blender-{args.set}.log", "w")
+        done = 0
+        for line in proc.stdout:
+            log.write(line)
+            m = re.match(r"PHOTOREAL frame (\d+)/(\d+) (\S+) ([\d.]+) s", line)
+            if m:
+                done += 1
+                f = by_out[m.group(3)]
+                records[f["name"]] = post(f, out_dir)
+                save()
+                left = (time.time() - t0) / done * (len(todo) - done)
+                print(f"frame {done}/{len(todo)} {f['name']} ({f['kind']}) {float(m.group(4)):.1f} s, "
+                      f"about {left / 60:.0f} min left", flush=True)
+            elif "Error" in line or "Traceback" in line:
+                print("blender: " + line.rstrip(), flush=True)
+        if proc.wait() != 0:
+            print(f"blender failed (exit {proc.returncode}); see {work}/blender-{args.set}.log", file=sys.stderr)
+            save()
+            return 1
+    save()
+    size = sum(p.stat().st_size for p in out_dir.rglob("*") if p.is_file())
+    print(f"{args.set}: {len(records)} frames in {out_dir} ({size / 1e6:.1f} MB), {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

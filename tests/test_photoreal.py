@@ -1,0 +1,83 @@
+"""The camera reader on the stored photoreal set (Blender/Cycles renders; docs/photoreal.md).
+
+These frames were not made by the project's simulator: printed boards as image textures on
+paper or cloth, 3D pieces with gloss, area lamps and windows, tilted and turned cameras, a
+hand over the board, lens distortion, sensor noise and JPEG. What must hold now: the stored
+set is whole, no frame with a hand in it is read as a board, and the evaluation runs. The
+issue's accuracy targets are checked too (xfail while the reader does not meet them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV = ROOT / "benchmarks" / "data" / "photoreal" / "dev"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+pytestmark = pytest.mark.skipif(not (DEV / "set.json").exists(), reason="the photoreal dev set is not stored")
+
+
+@pytest.fixture(scope="module")
+def meta():
+    return json.loads((DEV / "set.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def result():
+    import photoreal
+
+    return photoreal.evaluate(DEV)
+
+
+def test_every_frame_decodes_and_matches_its_record(meta):
+    import engine
+
+    assert meta["frames"], "empty set"
+    kinds = {}
+    for rec in meta["frames"]:
+        img = cv2.imread(str(DEV / rec["file"]), cv2.IMREAD_COLOR)
+        assert img is not None, rec["file"]
+        assert (img.shape[1], img.shape[0]) == tuple(rec["res"]), rec["file"]
+        game = engine.load(rec["game"])
+        spots = set(game.rules.spots)
+        assert set(rec["position"]) <= spots, rec["file"]
+        assert set(rec["covered"]) <= spots
+        assert rec["hand"] or not rec["covered"]
+        kinds.setdefault(rec["setup"], []).append(rec["kind"])
+    for setup, ks in kinds.items():
+        assert ks.count("calibration-empty") == 1 and ks.count("calibration-pieces") == 1, setup
+        assert ks.count("frame") >= 1, setup
+    assert any(rec["hand"] for rec in meta["frames"]), "no hand frames"
+
+
+def test_the_evaluation_runs(result, meta):
+    frames = sum(1 for r in meta["frames"] if r["kind"] == "frame")
+    assert result["setups"], "no setups"
+    calibrated = [s for s in result["setups"].values() if s["calibrated"]]
+    read = sum(1 for f in result["frames"] if "occluded" in f)
+    assert read == sum(s["frames"] for s in calibrated) <= frames
+    assert not [f for f in result["frames"] if f.get("crash")], "the reader crashed on a frame"
+
+
+def test_no_hand_frame_is_read_as_a_board(result):
+    read = [f["file"] for f in result["frames"] if f.get("hand") and f.get("occluded") is False]
+    assert not read, f"frames with a hand over the board were read as a board: {read}"
+
+
+@pytest.mark.xfail(strict=False, reason="the reader does not meet the issue's targets on photoreal frames yet "
+                                        "(see docs/photoreal.md for the current figures)")
+def test_the_issue_targets(result):
+    import photoreal
+
+    t = result["totals"]
+    failed = [s for s, v in result["setups"].items() if not v["calibrated"]]
+    assert not failed, f"calibration failed for {failed}"
+    assert t["point_err"] is not None and t["point_err"] <= photoreal.TARGET_POINT_ERR, t
+    assert t["right_pct"] >= photoreal.TARGET_RIGHT, t
+    assert t["refused_pct"] < photoreal.TARGET_REFUSED, t
