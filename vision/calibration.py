@@ -328,9 +328,10 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.nd
         keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
         pat = cal.family.patterns[kind]
         x = rel[kind]
-        v = decide(distances(x, cal.empty[kind], T, pat.keep, pat.keep_class), cal.scale)
+        v = decide(distances(x, cal.empty[kind], T, pat.keep, pat.keep_class, pat.brighter), cal.scale)
         if in_frame and len(T):
-            v = decide(distances(x, cal.empty[kind], adapt(x, T, v), pat.keep, pat.keep_class), cal.scale)
+            v = decide(distances(x, cal.empty[kind], adapt(x, T, v), pat.keep, pat.keep_class, pat.brighter),
+                       cal.scale)
         out[kind] = (keys, v)
     return out
 

@@ -43,15 +43,23 @@ def _trimmed(diff: np.ndarray, keep: float) -> np.ndarray:
 
 
 def distances(x: np.ndarray, empty: np.ndarray, templates: np.ndarray, keep: float = 1.0,
-              keep_class: float = 1.0) -> np.ndarray:
+              keep_class: float = 1.0, brighter: float = 1.0) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
 
-    ``keep_class`` below 1 drops the worst-matching samples against a piece too: a lamp's
-    highlight on a glossy piece turns part of a black man's top light grey, and it lands in a
-    different place under every lamp, so the samples it spoils must not decide the class."""
+    Against a piece, two allowances for gloss. A lamp's highlight only ever *adds* light, and
+    on a glossy black man it can cover half its top, looking just like white plastic; but the
+    rest of that top stays black, while a white man is light all over. So a sample lighter than
+    a class's look counts ``brighter`` (below 1) times what a darker one does: a black man with
+    a highlight stays nearer black than white. And ``keep_class`` below 1 drops the
+    worst-matching samples, where the highlight lands differently under every lamp."""
     d_empty = _trimmed(np.abs(x - empty), keep)
     if len(templates):
-        d_cls = _trimmed(np.abs(x[:, None] - templates[None]), keep_class)
+        diff = x[:, None] - templates[None]
+        if brighter != 1.0:
+            diff = np.where(diff > 0, diff * brighter, -diff)
+        else:
+            diff = np.abs(diff)
+        d_cls = _trimmed(diff, keep_class)
     else:
         d_cls = np.zeros((len(x), 0))
     d = np.concatenate([d_empty[:, None], d_cls], axis=1)

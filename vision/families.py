@@ -48,10 +48,13 @@ class Pattern:
     # The share of samples a piece's look is compared over (``vision.classify.distances``): below
     # 1 for glossy pieces, whose highlight spoils a different part of the piece under each lamp.
     keep_class: float = 1.0
+    # How much a sample lighter than a piece's look counts against it (``classify.distances``):
+    # below 1 for glossy pieces, whose highlights add light but never take it away.
+    brighter: float = 1.0
 
     @staticmethod
     def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, keep: float = 1.0,
-             keep_class: float = 1.0) -> "Pattern":
+             keep_class: float = 1.0, brighter: float = 1.0) -> "Pattern":
         pts = [(0.0, 0.0)]
         for i in range(1, rings + 1):
             r = radius * i / rings
@@ -59,7 +62,7 @@ class Pattern:
             for k in range(n):
                 a = 2 * math.pi * (k + 0.5 * (i % 2)) / n
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class)
+        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class, brighter)
 
     @staticmethod
     def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float) -> "Pattern":
@@ -115,7 +118,7 @@ class Family:
         return f"player {owner} {kind}"
 
 
-HTJB_MAN = Pattern.disc(0.2, 2, 0.34, keep=0.7, keep_class=0.7)
+HTJB_MAN = Pattern.disc(0.2, 2, 0.34, keep=0.7, keep_class=0.85, brighter=0.25)
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 
