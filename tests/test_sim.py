@@ -1,5 +1,7 @@
 """The camera simulator: reproducible frames whose ground truth matches what a detector finds."""
 
+import math
+from dataclasses import replace
 from functools import cache
 
 import cv2
@@ -11,6 +13,7 @@ from vision import markers
 from vision.sim import (
     CameraSettings,
     Distortion,
+    Scene,
     SimFrame,
     scene_from_image,
     simple_scene,
@@ -77,7 +80,8 @@ def test_projected_marker_corners_match_the_detector(seed, settings):
 def test_projected_points_land_on_their_pieces():
     b = board("morris9")
     for seed in (0, 3):
-        frame = simulate(scene(), seed, moderate(tilt_deg=30))
+        # Matt pieces: a glossy man's highlight may lie right over its point (see the gloss tests).
+        frame = simulate(scene(), seed, moderate(tilt_deg=30, gloss=0))
         for name, owner in DARK.items():
             col, row = np.round(frame.project(b.coords[name])).astype(int)
             grey = frame.image[row, col].astype(int).mean()
@@ -174,3 +178,172 @@ def test_settings_out_of_range_are_refused():
     with pytest.raises(ValueError):
         CameraSettings(k1=-0.4)
     assert CameraSettings(tilt_deg=30).tilt_deg == (30.0, 30.0)
+
+
+# ---------------------------------------------------------------------------- solid pieces
+# A still camera for the piece tests: no noise, blur, light gradient or shadow blobs.
+STILL = {"noise_sigma": 0, "blur_px": 0, "jpeg_quality": 95, "gradient": 0, "shadows": 0, "cast": 1.0,
+         "brightness": 1.0, "k1": 0, "tilt_deg": 5, "fill": 0.8}
+FLAT = {"gloss": 0, "piece_shadows": False, "shading": False, "parallax": False}
+
+
+def still(**kw):
+    return CameraSettings(**{**STILL, **kw})
+
+
+@cache
+def lone(name, spot, piece):
+    """A scene with one piece on it."""
+    return simple_scene(board(name), {spot: piece})
+
+
+def disc_samples(frame, xy, radius, n=15):
+    """Frame pixels (N, 3) of the board disc of ``radius`` round board point ``xy``."""
+    g = np.linspace(-radius, radius, n)
+    pts = np.array([(xy[0] + dx, xy[1] + dy) for dx in g for dy in g if dx * dx + dy * dy <= radius * radius])
+    cr = np.round(frame.project(pts)).astype(int)
+    return frame.image[cr[:, 1], cr[:, 0]].astype(float)
+
+
+def test_settings_default_to_solid_pieces_and_switch_off_one_by_one():
+    s = CameraSettings()
+    assert (s.piece_shadows, s.shading, s.parallax, s.outlines) == (True, True, True, False)
+    assert s.gloss[1] > 0
+    assert CameraSettings(gloss=0).gloss == (0.0, 0.0)
+    with pytest.raises(ValueError):
+        CameraSettings(gloss=1.5)
+
+
+def test_no_piece_setting_moves_the_camera_or_the_light():
+    base = simulate(scene(), 4, CameraSettings())
+    for kw in ({"gloss": 0}, {"piece_shadows": False}, {"shading": False}, {"parallax": False},
+               {"outlines": True}):
+        other = simulate(scene(), 4, CameraSettings(**kw))
+        assert np.array_equal(base.board_to_frame, other.board_to_frame), kw
+        assert base.params["brightness"] == other.params["brightness"], kw
+        assert not np.array_equal(base.image, other.image), kw  # and each one shows
+
+
+def test_outlines_photograph_the_flat_print_as_before():
+    """``outlines=True``: the pieces exactly as ``vision.render`` draws them (the old frames)."""
+    for name, position in (("morris9", DARK), ("brain-hanky-6", {"Oc3.n": 1, "Oc3": 2})):
+        sc = simple_scene(board(name), position)
+        flat_only = Scene(sc.image, sc.to_pixel, sc.board)  # a scene that knows no pieces
+        s = CameraSettings(outlines=True, hand=True)
+        assert np.array_equal(simulate(sc, 6, s).image, simulate(flat_only, 6, s).image)
+        assert not np.array_equal(simulate(sc, 6, replace(s, outlines=False)).image, simulate(sc, 6, s).image)
+
+
+def test_solid_pieces_are_bit_reproducible():
+    g = {"Oc3.n": 1, "Od3.e": 2, "Bc2.w": 3, "Oc3": 1, "Ob2": 2}
+    for name, position in (("morris9", DARK), ("brain-hanky-6", g)):
+        s = CameraSettings(hand=True)
+        a = simulate(simple_scene(board(name), position), 11, s)
+        b = simulate(simple_scene(board(name), position), 11, s)
+        assert np.array_equal(a.image, b.image) and a.params == b.params
+
+
+def test_a_glossy_black_man_shows_a_highlight_on_its_top():
+    b = board("morris9")
+    sc = lone("morris9", "d2", 2)
+    offsets = []
+    for seed in (1, 2, 3):
+        glossy = simulate(sc, seed, still(gloss=1, parallax=False, piece_shadows=False))
+        matt = simulate(sc, seed, replace(glossy.settings, gloss=0))
+        top = disc_samples(glossy, b.coords["d2"], 0.25).mean(axis=1)
+        flat = disc_samples(matt, b.coords["d2"], 0.25).mean(axis=1)
+        # Some of the top much brighter than the rest; the matt man is dark all over.
+        assert np.percentile(top, 97) > np.median(top) + 80, (seed, np.percentile(top, 97), np.median(top))
+        assert np.percentile(flat, 97) < 90, (seed, np.percentile(flat, 97))
+        bright = top > np.median(top) + 0.5 * (top.max() - np.median(top))
+        assert 0.02 < bright.mean() < 0.45, (seed, bright.mean())  # a patch, not the whole face
+        # Where it lies: the brightest samples' mean offset from the point, in board units.
+        g = np.linspace(-0.25, 0.25, 15)
+        pts = np.array([(dx, dy) for dx in g for dy in g if dx * dx + dy * dy <= 0.25 ** 2])
+        offsets.append(pts[bright].mean(axis=0))
+    # Each seed puts the lamp elsewhere, so the highlight moves.
+    assert max(np.linalg.norm(a - c) for a in offsets for c in offsets) > 0.05, offsets
+
+
+def test_a_man_casts_a_shadow_away_from_the_lamp():
+    b = board("morris9")
+    sc = lone("morris9", "d2", 1)
+    for seed in (1, 5):
+        s = still(lamp_elevation_deg=40, parallax=False, gloss=0)
+        lit = simulate(sc, seed, s)
+        unshadowed = simulate(sc, seed, replace(s, piece_shadows=False))
+        lx, ly, _ = lit.params["lamp"]["board"]
+        d = np.array([lx, ly]) / math.hypot(lx, ly)
+        x, y = b.coords["d2"]
+        away, towards = (x - 0.46 * d[0], y - 0.46 * d[1]), (x + 0.46 * d[0], y + 0.46 * d[1])
+        ratio = lambda xy: (disc_samples(lit, xy, 0.04, 5).mean() / disc_samples(unshadowed, xy, 0.04, 5).mean())
+        assert ratio(away) < 0.85, (seed, ratio(away))
+        assert ratio(towards) > 0.97, (seed, ratio(towards))
+
+
+def test_a_white_ring_on_the_cloth_has_no_dark_outline():
+    """On the lamp's side, from the band out onto the cloth, nothing is much darker than the
+    cloth (or web) there without the ring: the old drawing had a near-black line round the ring;
+    the new one has shading, a soft contact shadow, and its cast shadow on the far side."""
+    b = board("brain-hanky-6")
+    sc = lone("brain-hanky-6", "Oc3.n", 1)
+    empty_scene = simple_scene(b, {})
+    x, y = b.coords["Oc3.n"]
+    r = 0.135
+    for seed in (2, 7):
+        s = still(lamp_elevation_deg=45)
+        lx, ly, _ = simulate(sc, seed, s).params["lamp"]["board"]
+        a0 = math.atan2(ly, lx)
+        empty = simulate(empty_scene, seed, s)
+        for outlines in (False, True):
+            f = simulate(sc, seed, replace(s, outlines=outlines))
+            lows = []
+            for a in a0 + np.radians(np.linspace(-40, 40, 9)):
+                pts = [(x + t * r * math.cos(a), y + t * r * math.sin(a)) for t in np.linspace(0.85, 1.5, 14)]
+                cr = np.round(f.project(np.array(pts))).astype(int)
+                # The brightest channel, so an orange or blue web line counts as bright as the cloth.
+                here = f.image[cr[:, 1], cr[:, 0]].max(axis=1).astype(float)
+                there = empty.image[cr[:, 1], cr[:, 0]].max(axis=1).astype(float)
+                lows.append(float((here / there).min()))
+            if outlines:
+                assert min(lows) < 0.5, (seed, lows)
+            else:
+                assert min(lows) > 0.6, (seed, lows)
+
+
+def test_a_ring_shows_the_board_through_its_hole():
+    b = board("brain-hanky-6")
+    empty = simulate(simple_scene(b, {}), 3, still(tilt_deg=20, lamp_elevation_deg=65))
+    ring = simulate(lone("brain-hanky-6", "Oc3.n", 1), 3, still(tilt_deg=20, lamp_elevation_deg=65))
+    band = simulate(lone("brain-hanky-6", "Oc3.n", 1), 3, still(tilt_deg=20, outlines=True))
+    x, y = b.coords["Oc3.n"]
+    hole = np.abs(disc_samples(ring, (x, y), 0.02, 3) - disc_samples(empty, (x, y), 0.02, 3)).mean()
+    assert hole < 25, hole  # the point and cloth under it, a little shaded
+    assert np.abs(disc_samples(ring, (x + 0.1, y), 0.015, 3) - disc_samples(empty, (x + 0.1, y), 0.015, 3)).mean() > 25
+    assert band.image.shape == ring.image.shape
+
+
+def test_parallax_moves_a_mans_top_further_the_more_the_camera_tilts():
+    b = board("morris9")
+    sc = lone("morris9", "b4", 2)
+    xy = b.coords["b4"]
+
+    def centroid(frame):
+        c, r = np.round(frame.project(xy)).astype(int)
+        win = frame.image[r - 60:r + 61, c - 60:c + 61].astype(float).mean(axis=2)
+        rows, cols = np.nonzero(win < 90)
+        return np.array([cols.mean() + c - 60, rows.mean() + r - 60])
+
+    shifts = {}
+    for tilt in (0, 20, 38):
+        s = still(tilt_deg=tilt, rotation_deg=30, **{**FLAT, "parallax": True})
+        on, off = simulate(sc, 4, s), simulate(sc, 4, replace(s, parallax=False))
+        shift = centroid(on) - centroid(off)
+        shifts[tilt] = float(np.linalg.norm(shift))
+        if tilt == 38:  # away from where vertical lines meet (the image of the point under the camera)
+            Hs = on.board_to_frame @ np.linalg.inv(sc.board_to_scene())
+            v = Hs @ np.array([*on.params["nadir_px"], 1.0])
+            out = centroid(off) - v[:2] / v[2]
+            assert shift @ out > 0.9 * np.linalg.norm(shift) * np.linalg.norm(out), (shift, out)
+    assert shifts[0] < shifts[20] < shifts[38], shifts
+    assert shifts[38] > 2.0, shifts

@@ -47,18 +47,51 @@ _SKINS = ((150, 175, 225), (120, 155, 205), (95, 130, 185), (70, 100, 150), (50,
 
 
 # ---------------------------------------------------------------------------- scene
+# Piece heights in board units: a man is a thick disc, a ring a flat torus, a gem a low cut stone.
+MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.07, 0.1
+
+
+@dataclass(frozen=True)
+class ScenePiece:
+    """One piece standing on the scene, in board units: ``xy`` its spot (one copy of it: a spot
+    on the edge of a wrapping Brain Hanky web gives one piece per place it shows), ``kind`` "man",
+    "ring" or "gem", ``colour`` its BGR albedo, ``radius`` (a gem's half-diagonal), ``height``,
+    ``band`` a ring's band width (outer minus inner radius), ``spot`` the point or square name."""
+
+    xy: tuple[float, float]
+    kind: str
+    colour: tuple[int, int, int]
+    radius: float
+    height: float
+    band: float = 0.0
+    spot: str = ""
+
+
 @dataclass
 class Scene:
     """A top-down picture of the printed board and where board coordinates land in it.
 
-    ``image``: BGR uint8, the print with white paper round the board and its markers.
+    ``image``: BGR uint8, the print with white paper round the board and its markers, and the
+    pieces drawn flat, as the docs renderer draws them (dark outlines): the old look,
+    photographed when ``CameraSettings.outlines`` is true.
     ``to_pixel``: board (x, y) -> scene pixel (col, row), floats (board y up, rows down).
     ``board``: the ``BoardGraph`` whose points the picture shows.
+    ``bare``: the same print without the pieces (None if unknown: ``image`` is then all there is).
+    ``pieces``: the pieces standing on it, which ``simulate`` draws as solid objects on ``bare``
+    (shaded, glossy, casting shadows, seen in parallax) unless ``CameraSettings.outlines``.
     """
 
     image: np.ndarray
     to_pixel: Callable[[tuple[float, float]], tuple[float, float]]
     board: Any
+    bare: np.ndarray | None = None
+    pieces: tuple[ScenePiece, ...] = ()
+
+    def px_per_unit(self) -> float:
+        """Scene pixels per board unit (the mean of both axes)."""
+        o = np.array(self.to_pixel((0.0, 0.0)))
+        return float(np.linalg.norm(np.array(self.to_pixel((1.0, 0.0))) - o) +
+                     np.linalg.norm(np.array(self.to_pixel((0.0, 1.0))) - o)) / 2
 
     def board_to_scene(self) -> np.ndarray:
         """3x3 homography board -> scene pixels, fitted to ``to_pixel`` (exact for a flat print)."""
@@ -167,18 +200,70 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
         img[max(r - quiet, 0):r + side + quiet, max(c - quiet, 0):c + side + quiet] = PAPER
         tag = cv2.aruco.generateImageMarker(markers.dictionary(), m.id, side)
         img[r:r + side, c:c + side] = tag[:, :, None]
-    # Paste everything the renderer drew in ink (lines, points, pieces) at its place.
+    # Paste everything the renderer drew in ink (lines, points, pieces) at its place: once
+    # without the pieces (``bare``, for the simulator's own pieces), once with them drawn flat.
     from . import render
     x0, _, _, y1 = render.board_extent(board)
     cx, cy = scene.to_pixel((x0, y1))
     oc, orow = round(cx - rc), round(cy - rr)
-    ink = np.any(render_img != np.array(background, np.uint8), axis=2)
-    hh, ww = render_img.shape[:2]
-    sc0, sr0 = max(oc, 0), max(orow, 0)
-    sc1, sr1 = min(oc + ww, w), min(orow + hh, h)
-    sub = ink[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc]
-    img[sr0:sr1, sc0:sc1][sub] = render_img[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc][sub]
+
+    def paste(target: np.ndarray, drawn: np.ndarray) -> None:
+        ink = np.any(drawn != np.array(background, np.uint8), axis=2)
+        hh, ww = drawn.shape[:2]
+        sc0, sr0 = max(oc, 0), max(orow, 0)
+        sc1, sr1 = min(oc + ww, w), min(orow + hh, h)
+        sub = ink[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc]
+        target[sr0:sr1, sc0:sc1][sub] = drawn[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc][sub]
+
+    pieces = _scene_pieces(board, position, ppu) if position else ()
+    bare = img.copy() if pieces else img
+    if pieces:
+        paste(bare, _board_render(board, {}, ppu)[0])
+    paste(img, render_img)
+    scene.bare = bare
+    scene.pieces = pieces
     return scene
+
+
+def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[ScenePiece, ...]:
+    """The pieces of ``position`` as solids, sized as the flat renderer draws them at ``ppu``."""
+    from . import render
+
+    out = []
+    hboard = _hanky_for(board)
+    if hboard is not None:
+        from . import render_hanky as rh
+
+        ring_r = max(5, round(0.135 * ppu)) / ppu
+        band = max(3, round(0.065 * ppu)) / ppu
+        gem_r = max(4, round(0.12 * ppu)) / ppu
+        for name, piece in position.items():
+            owner, kind = rh._owner_and_kind(piece, "ring" if name in hboard.graph.coords else "gem")
+            colour = tuple(int(v) for v in rh._side_colours(owner)[kind])
+            xy, web = rh._spot(hboard, name)
+            for c in rh._copies(hboard, xy, web):
+                c = (float(c[0]), float(c[1]))
+                if kind == "ring":
+                    out.append(ScenePiece(c, "ring", colour, ring_r, RING_HEIGHT, band, name))
+                else:
+                    out.append(ScenePiece(c, "gem", colour, gem_r, GEM_HEIGHT, 0.0, name))
+        return tuple(out)
+    k = ppu / render.DEFAULT_STYLE.unit_px
+    r_px = max(4, round(render.DEFAULT_STYLE.piece_radius * k))
+    r = r_px / ppu
+    for name, piece in position.items():
+        if name not in board.coords:
+            raise ValueError(f"position names point {name!r} that board {board.name} does not have")
+        owner, kind = render._owner_and_kind(piece)
+        colour = tuple(int(v) for v in render._player_colour(owner))
+        xy = tuple(float(v) for v in board.coords[name])
+        if kind == "ring":
+            out.append(ScenePiece(xy, "ring", colour, r, RING_HEIGHT, max(4, r_px // 3) / ppu, name))
+        elif kind == "gem":
+            out.append(ScenePiece(xy, "gem", colour, r, GEM_HEIGHT, 0.0, name))
+        else:  # a man, or a kind without a shape of its own (drawn as a man)
+            out.append(ScenePiece(xy, "man", colour, r, MAN_HEIGHT, 0.0, name))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- settings
@@ -197,6 +282,8 @@ _LIMITS: dict[str, Range] = {
     "noise_sigma": (0.0, 8.0),
     "blur_px": (0.0, 2.0),
     "jpeg_quality": (30.0, 100.0),
+    "gloss": (0.0, 1.0),
+    "lamp_elevation_deg": (15.0, 90.0),
 }
 
 
@@ -213,6 +300,17 @@ class CameraSettings:
     (rounded), each ``shadow_depth`` deep. ``cast``: per-channel gain. ``noise_sigma``: Gaussian
     sensor noise in grey levels. ``blur_px``: Gaussian blur sigma. ``jpeg_quality``: JPEG round
     trip quality. ``hand``: draw a skin-coloured hand and arm over part of the board.
+
+    Pieces (of a scene that lists them, as ``simple_scene``'s does) are drawn as solid objects
+    under one lamp, on the side the light's gradient comes from, ``lamp_elevation_deg`` above the
+    table: no dark outlines. Each effect can be switched off to isolate it: ``gloss`` (0 = matt)
+    scales the specular highlights (a soft near-white patch on a man's top, an arc on a ring's
+    band, glints on a gem's facets); ``piece_shadows``: a soft contact shadow round each piece and
+    a cast shadow away from the lamp; ``shading``: rounded edges and ring bands lit on the lamp's
+    side and darker on the other, gem facets each lit by its slope; ``parallax``: a piece's top is
+    drawn where a point at its height projects, with its side wall showing between the top and
+    its foot. ``outlines=True`` photographs the flat, outlined pieces of ``Scene.image`` instead
+    (the look of ``vision.render``; the other piece settings then do nothing).
     """
 
     size: tuple[int, int] = (1280, 720)
@@ -230,6 +328,12 @@ class CameraSettings:
     blur_px: Range = (0.0, 1.0)
     jpeg_quality: Range = (60.0, 95.0)
     hand: bool = False
+    gloss: Range = (0.5, 1.0)
+    lamp_elevation_deg: Range = (30.0, 70.0)
+    piece_shadows: bool = True
+    shading: bool = True
+    parallax: bool = True
+    outlines: bool = False
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -371,6 +475,11 @@ def _camera(rng: np.random.Generator, settings: CameraSettings, scene_wh: tuple[
     params = {"tilt_deg": math.degrees(tilt), "tilt_azimuth_deg": math.degrees(azimuth),
               "rotation_deg": math.degrees(rotation), "fill": fill, "fov_deg": math.degrees(fov),
               "focal_px": f, "distance": float(t[2])}
+    # Where the camera is, for parallax and highlights: its centre above the scene plane, in
+    # scene pixels (nadir: the scene pixel straight below it; height: its distance above).
+    centre = -R.T @ t
+    nadir = np.array([(centre[0] - S[0, 2]) / s, (centre[1] - S[1, 2]) / s])
+    params.update(nadir_px=(float(nadir[0]), float(nadir[1])), height_px=float(abs(centre[2]) / s))
     return Hm / Hm[2, 2], f, params
 
 
@@ -518,12 +627,317 @@ def _occluded(board, project: Callable, mask: np.ndarray) -> set[str]:
     return out
 
 
+# ---------------------------------------------------------------------------- pieces
+# Lambert shading, normalised so a flat top facing up keeps its albedo (calibration learns it).
+_AMBIENT, _DIFFUSE = 0.45, 0.55
+_SPEC_WHITE = 250.0  # a highlight's added brightness at full strength: the lamp's near-white
+
+
+def _cov(sd: np.ndarray) -> np.ndarray:
+    """Signed distance in pixels (negative inside) -> anti-aliased coverage in 0..1."""
+    return np.clip(0.5 - sd, 0.0, 1.0)
+
+
+def _capsule_sd(xx, yy, a, b, ra: float, rb: float):
+    """(signed distance, t) to the swept disc from centre ``a`` (radius ra) to ``b`` (radius rb):
+    the outline of a disc seen at both ends of a short cylinder. t in 0..1 is the nearest point
+    along a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    l2 = dx * dx + dy * dy
+    if l2 < 1e-9:
+        t = np.zeros_like(xx)
+    else:
+        t = np.clip(((xx - a[0]) * dx + (yy - a[1]) * dy) / l2, 0.0, 1.0)
+    d = np.hypot(xx - a[0] - t * dx, yy - a[1] - t * dy)
+    return d - (ra + (rb - ra) * t), t
+
+
+def _diamond_sd(xx, yy, c, r: float):
+    """Signed distance (approximately, in pixels) to the diamond |dx| + |dy| <= r round ``c``."""
+    return (np.abs(xx - c[0]) + np.abs(yy - c[1]) - r) * 0.7071
+
+
+def _swept_diamond_sd(xx, yy, a, b, ra: float, rb: float):
+    n = max(1, min(12, int(math.hypot(b[0] - a[0], b[1] - a[1]) / max(0.25 * min(ra, rb), 0.5)) + 1))
+    sd = _diamond_sd(xx, yy, a, ra)
+    for i in range(1, n + 1):
+        t = i / n
+        c = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+        sd = np.minimum(sd, _diamond_sd(xx, yy, c, ra + t * (rb - ra)))
+    return sd
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, np.float64)
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-12 else v
+
+
+@dataclass
+class _Lamp:
+    """The lamp and camera as the pieces see them, in scene pixels: axes (col, row, up)."""
+
+    L: np.ndarray  # unit vector towards the lamp
+    nadir: np.ndarray  # scene pixel under the camera's centre
+    height: float  # the camera's height above the board, scene pixels
+    gloss: float
+    shading: bool
+    parallax: bool
+
+    def lambert(self, nx, ny, nz):
+        if not self.shading:
+            return np.ones_like(nx)
+        L = self.L
+        lit = np.maximum(nx * L[0] + ny * L[1] + nz * L[2], 0.0)
+        return (_AMBIENT + _DIFFUSE * lit) / (_AMBIENT + _DIFFUSE * max(L[2], 0.05))
+
+    def half(self, at, z: float) -> np.ndarray:
+        """Blinn's half vector between the lamp and the camera, seen from scene pixel ``at``."""
+        v = _unit([self.nadir[0] - at[0], self.nadir[1] - at[1], self.height - z])
+        return _unit(self.L + v)
+
+
+def _blinn(n, H, power: float):
+    nx, ny, nz = n
+    return np.maximum(nx * H[0] + ny * H[1] + nz * H[2], 0.0) ** power
+
+
+def _wall_normal(xx, yy, base, top, r: float):
+    """Horizontal normals of a cylinder's wall seen between its top and its foot: facing the
+    camera (from top to foot) in the middle, turning sideways towards the outline."""
+    d = _unit([base[0] - top[0], base[1] - top[1]])
+    if not np.any(d):
+        d = np.array([1.0, 0.0])
+    a = np.array([-d[1], d[0]])
+    w = np.clip(((xx - top[0]) * a[0] + (yy - top[1]) * a[1]) / max(r, 1e-6), -1.0, 1.0)
+    c = np.sqrt(1.0 - w * w)
+    return a[0] * w + d[0] * c, a[1] * w + d[1] * c, np.zeros_like(w)
+
+
+def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u) -> None:
+    sd, _ = _capsule_sd(xx, yy, base, top, r, rt)
+    a_sil = _cov(sd)
+    dx, dy = xx - top[0], yy - top[1]
+    dt = np.hypot(dx, dy)
+    a_top = _cov(dt - rt)
+    ux, uy = dx / np.maximum(dt, 1e-6), dy / np.maximum(dt, 1e-6)
+    rho = dt / rt
+    bevel = 0.22  # the rounded edge: the outer fifth of the radius turns down to the wall
+    rim = np.clip((rho - (1 - bevel)) / bevel, 0.0, 1.0)
+    tilt = rim * math.radians(70) + 0.1 * np.minimum(rho, 1.0)  # and a slightly domed face
+    st = np.sin(tilt)
+    n_top = (st * ux, st * uy, np.cos(tilt))
+    n_wall = _wall_normal(xx, yy, base, top, r)
+    albedo = np.array(colour, np.float32)
+    top_c = albedo * lamp.lambert(*n_top)[..., None]
+    wall_c = albedo * (0.9 * lamp.lambert(*n_wall))[..., None]
+    col = wall_c * (1 - a_top[..., None]) + top_c * a_top[..., None]
+    if lamp.gloss > 0:
+        H = lamp.half(top, h)
+        # The lamp's reflection on the face: a soft patch where the dome's normal meets the half
+        # vector (towards the lamp and camera), held inside the face; a streak when it lies off
+        # centre, drawn out along the rim.
+        hxy = math.hypot(H[0], H[1])
+        direction = np.array([H[0], H[1]]) / hxy if hxy > 1e-6 else np.array([1.0, 0.0])
+        reach = min(0.6, (hxy / max(H[2], 1e-3)) / 0.5)
+        centre = np.array(top) + direction * rt * reach
+        minor = rt * (0.19 + 0.11 * u[0])
+        major = minor * (1.0 + 1.0 * u[1])
+        px, py = xx - centre[0], yy - centre[1]
+        along = px * direction[0] + py * direction[1]
+        across = -px * direction[1] + py * direction[0]
+        patch = np.exp(-0.5 * ((along / minor) ** 2 + (across / major) ** 2)) * _cov(dt - rt * 0.97)
+        peak = 0.6 + 0.4 * u[2]
+        on_rim = np.where(dt < rt, np.clip(rim * 3, 0, 1), 1.0)
+        edge = _blinn(tuple(np.where(dt < rt, n, m) for n, m in zip(n_top, n_wall)), H, 40) * on_rim
+        col = col + (lamp.gloss * _SPEC_WHITE * (peak * patch + 0.6 * edge))[..., None]
+    out[:] = out * (1 - a_sil[..., None]) + col * a_sil[..., None]
+
+
+def _draw_ring(out, xx, yy, base, top, r, rt, band, k, colour, lamp: _Lamp, h: float, u) -> None:
+    r_in, rt_in = r - band, (r - band) * k
+    sd, _ = _capsule_sd(xx, yy, base, top, r, rt)
+    a_sil = _cov(sd)
+    dx, dy = xx - top[0], yy - top[1]
+    dt = np.hypot(dx, dy)
+    db = np.hypot(xx - base[0], yy - base[1])
+    a_hole = np.minimum(_cov(dt - rt_in), _cov(db - r_in))  # seen through both ends: the board
+    a_out, a_in = _cov(dt - rt), _cov(dt - rt_in)
+    ux, uy = dx / np.maximum(dt, 1e-6), dy / np.maximum(dt, 1e-6)
+    # The band is a torus: its normal turns from pointing inwards to pointing outwards across it.
+    rc, tube = (rt + rt_in) / 2, max((rt - rt_in) / 2, 1e-6)
+    s = np.clip((dt - rc) / tube, -1.0, 1.0)
+    n_band = (ux * s, uy * s, np.sqrt(1.0 - s * s))
+    n_wall = _wall_normal(xx, yy, base, top, r)
+    n_in = (-ux, -uy, np.zeros_like(ux))
+    albedo = np.array(colour, np.float32)
+    band_c = albedo * lamp.lambert(*n_band)[..., None]
+    wall_c = albedo * (0.9 * lamp.lambert(*n_wall))[..., None]
+    in_c = albedo * (0.75 * lamp.lambert(*n_in))[..., None]
+    col = wall_c * (1 - a_out[..., None]) + band_c * a_out[..., None]
+    col = col * (1 - a_in[..., None]) + in_c * a_in[..., None]
+    if lamp.gloss > 0:
+        H = lamp.half(top, h)
+        n = tuple(np.where(dt < rt, nb, nw) for nb, nw in zip(n_band, n_wall))
+        col = col + (lamp.gloss * _SPEC_WHITE * (0.5 + 0.3 * u[0]) * _blinn(n, H, 30) * (1 - a_in))[..., None]
+    a = a_sil * (1 - a_hole)
+    out[:] = out * (1 - a[..., None]) + col * a[..., None]
+
+
+def _draw_gem(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u) -> None:
+    a_sil = _cov(_swept_diamond_sd(xx, yy, base, top, r, rt))
+    a_top = _cov(_diamond_sd(xx, yy, top, rt))
+    dx, dy = xx - top[0], yy - top[1]
+    l1 = (np.abs(dx) + np.abs(dy)) / rt
+    # Crown: eight triangular facets round a flat table, two per side of the diamond.
+    qaz = np.arctan2(np.where(dy < 0, -1.0, 1.0), np.where(dx < 0, -1.0, 1.0))
+    phi = np.arctan2(dy, dx)
+    sub = np.where(np.remainder(phi - qaz + math.pi, 2 * math.pi) - math.pi < 0, 0, 1)
+    quadrant = np.round((qaz + math.pi) / (math.pi / 2)).astype(int) % 4
+    facet = quadrant * 2 + sub
+    jitter = (np.asarray(u[:8]) - 0.5) * 0.5
+    az = qaz + (sub * 2 - 1) * 0.38 + jitter[facet]
+    tilt = np.where(l1 < 0.45, 0.0, 0.62 + 0.25 * jitter[(facet + 3) % 8])
+    n_top = (np.sin(tilt) * np.cos(az), np.sin(tilt) * np.sin(az), np.cos(tilt))
+    # Pavilion below the girdle, seen on the side wall: steep facets, facing outwards.
+    wx, wy = xx - base[0], yy - base[1]
+    waz = np.arctan2(np.where(wy < 0, -1.0, 1.0), np.where(wx < 0, -1.0, 1.0))
+    n_wall = (0.94 * np.cos(waz), 0.94 * np.sin(waz), np.full_like(waz, 0.34))
+    albedo = np.array(colour, np.float32)
+    lit = np.ones(facet.shape + (1,), np.float32)
+    if lamp.shading:  # cut stone: strong contrast from facet to facet
+        lit = (0.55 + 0.9 * (lamp.lambert(*n_top) - 0.5))[..., None] * (0.85 + 0.3 * np.asarray(u[8:16])[facet])[..., None]
+    wall_c = albedo * (0.8 * lamp.lambert(*n_wall))[..., None]
+    col = wall_c * (1 - a_top[..., None]) + albedo * lit * a_top[..., None]
+    if lamp.gloss > 0:
+        H = lamp.half(top, h)
+        spec = _blinn(n_top, H, 60) * a_top
+        # A few glints: tiny bright stars where facets meet.
+        corners = [(1, 0), (0, 1), (-1, 0), (0, -1), (0.45, 0), (0, 0.45), (-0.45, 0), (0, -0.45),
+                   (0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5)]
+        sigma = max(0.7, 0.1 * rt)
+        for i in range(1 + int(u[16] * 3)):
+            cx, cy = corners[int(u[17 + i] * len(corners)) % len(corners)]
+            gx, gy = top[0] + cx * rt * 0.85, top[1] + cy * rt * 0.85
+            spec = spec + (0.6 + 0.4 * u[20 + i]) * np.exp(-0.5 * ((xx - gx) ** 2 + (yy - gy) ** 2) / sigma ** 2)
+        col = col + (lamp.gloss * _SPEC_WHITE * np.minimum(spec, 1.2))[..., None]
+    out[:] = out * (1 - a_sil[..., None]) + col * a_sil[..., None]
+
+
+def _shadow_masks(pieces, cast: np.ndarray, contact: np.ndarray, shift) -> None:
+    """Rasterise each piece's cast shadow (its outline swept away from the lamp by its height)
+    and its contact shadow (its foot) into the two masks, maximum-combined."""
+    H, W = cast.shape
+    for base, r, band, kind, h in pieces:
+        s = np.asarray(shift) * h
+        far = (base[0] + s[0], base[1] + s[1])
+        m = 3.0
+        c0 = max(0, int(math.floor(min(base[0], far[0]) - r - m)))
+        c1 = min(W, int(math.ceil(max(base[0], far[0]) + r + m)) + 1)
+        r0 = max(0, int(math.floor(min(base[1], far[1]) - r - m)))
+        r1 = min(H, int(math.ceil(max(base[1], far[1]) + r + m)) + 1)
+        if c0 >= c1 or r0 >= r1:
+            continue
+        yy, xx = np.mgrid[r0:r1, c0:c1].astype(np.float32)
+        if kind == "gem":
+            sh = _cov(_swept_diamond_sd(xx, yy, base, far, r, r))
+            foot = _cov(_diamond_sd(xx, yy, base, r * 1.04))
+        else:
+            sh = _cov(_capsule_sd(xx, yy, base, far, r, r)[0])
+            foot = _cov(np.hypot(xx - base[0], yy - base[1]) - r * 1.04)
+            if kind == "ring":  # light falls through the hole where it lines up at both ends
+                ri = r - band
+                hole = np.minimum(_cov(np.hypot(xx - base[0], yy - base[1]) - ri),
+                                  _cov(np.hypot(xx - far[0], yy - far[1]) - ri))
+                sh = sh * (1 - hole)
+                foot = foot * (1 - _cov(np.hypot(xx - base[0], yy - base[1]) - ri * 0.96))
+        np.maximum(cast[r0:r1, c0:c1], sh, out=cast[r0:r1, c0:c1])
+        np.maximum(contact[r0:r1, c0:c1], foot, out=contact[r0:r1, c0:c1])
+
+
+def _solid_pieces(scene: Scene, rng: np.random.Generator, settings: CameraSettings,
+                  nadir: np.ndarray, cam_height: float, lamp_dir: np.ndarray) -> tuple[np.ndarray, dict]:
+    """``scene.bare`` with ``scene.pieces`` drawn on it as solids (BGR float32), and the draws."""
+    img = scene.bare.astype(np.float32)
+    ppu = scene.px_per_unit()
+    gloss = _uniform(rng, settings.gloss)
+    cast_depth = float(rng.uniform(0.3, 0.5))
+    contact_depth = float(rng.uniform(0.25, 0.4))
+    penumbra = float(rng.uniform(0.02, 0.05))  # board units
+    draws = [rng.uniform(size=24) for _ in scene.pieces]  # always drawn: switches never move them
+    lamp = _Lamp(lamp_dir, nadir, cam_height, gloss, settings.shading, settings.parallax)
+    placed = []
+    for piece, u in zip(scene.pieces, draws):
+        base = np.array(scene.to_pixel(piece.xy), np.float64)
+        r, h = piece.radius * ppu, piece.height * ppu
+        k = 1.0
+        top = base
+        if settings.parallax and cam_height > 2 * h:
+            k = cam_height / (cam_height - h)  # where the ray through the top meets the board
+            top = nadir + (base - nadir) * k
+        placed.append((piece, base, top, r, h, k, u))
+    if settings.piece_shadows:
+        cast = np.zeros(img.shape[:2], np.float32)
+        contact = np.zeros(img.shape[:2], np.float32)
+        shift = -lamp_dir[:2] / max(lamp_dir[2], 0.05)  # per unit of height, away from the lamp
+        _shadow_masks([(tuple(b), r, p.band * ppu, p.kind, h) for p, b, _, r, h, _, _ in placed],
+                      cast, contact, shift)
+        cast = cv2.GaussianBlur(cast, (0, 0), max(0.8, penumbra * ppu))
+        contact = cv2.GaussianBlur(contact, (0, 0), max(0.8, 0.035 * ppu))
+        img *= ((1 - cast_depth * cast) * (1 - contact_depth * contact))[..., None]
+    H, W = img.shape[:2]
+    # Far from the camera first: a nearer piece's top leans over the foot of one behind it.
+    order = sorted(range(len(placed)), key=lambda i: -float(np.hypot(*(placed[i][1] - nadir))))
+    for i in order:
+        piece, base, top, r, h, k, u = placed[i]
+        rt = r * k
+        m = 3.0 + (0.2 * rt if piece.kind == "gem" else 0.0)
+        c0 = max(0, int(math.floor(min(base[0], top[0]) - rt - m)))
+        c1 = min(W, int(math.ceil(max(base[0], top[0]) + rt + m)) + 1)
+        r0 = max(0, int(math.floor(min(base[1], top[1]) - rt - m)))
+        r1 = min(H, int(math.ceil(max(base[1], top[1]) + rt + m)) + 1)
+        if c0 >= c1 or r0 >= r1:
+            continue
+        yy, xx = np.mgrid[r0:r1, c0:c1].astype(np.float32)
+        out = img[r0:r1, c0:c1]
+        b, t = (float(base[0]), float(base[1])), (float(top[0]), float(top[1]))
+        if piece.kind == "ring":
+            _draw_ring(out, xx, yy, b, t, r, rt, piece.band * ppu, k, piece.colour, lamp, h, u)
+        elif piece.kind == "gem":
+            _draw_gem(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u)
+        else:
+            _draw_man(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u)
+    return img, {"gloss": gloss, "cast_depth": cast_depth, "contact_depth": contact_depth}
+
+
+def _lamp_direction(rng: np.random.Generator, settings: CameraSettings, Hs: np.ndarray,
+                    scene_wh: tuple[int, int], frame_wh: tuple[int, int], gradient_deg: float) -> np.ndarray:
+    """Unit vector (col, row, up) in scene axes towards the lamp: on the side the frame's light
+    gradient rises towards (give or take 25 degrees), ``lamp_elevation_deg`` above the board."""
+    W, H = frame_wh
+    a = math.radians(gradient_deg)
+    jitter = math.radians(float(rng.uniform(-25, 25)))
+    elevation = math.radians(_uniform(rng, settings.lamp_elevation_deg))
+    centre = np.array([(scene_wh[0] - 1) / 2, (scene_wh[1] - 1) / 2, 1.0])
+    cf = Hs @ centre
+    cf = cf[:2] / cf[2]
+    step = np.array([math.cos(a) / W, math.sin(a) / H])  # the ramp's direction in pixels
+    step = step / np.linalg.norm(step) * 0.05 * min(W, H)
+    back = np.linalg.inv(Hs) @ np.array([cf[0] + step[0], cf[1] + step[1], 1.0])
+    d = back[:2] / back[2] - centre[:2]
+    az = math.atan2(d[1], d[0]) + jitter
+    return np.array([math.cos(az) * math.cos(elevation), math.sin(az) * math.cos(elevation),
+                     math.sin(elevation)])
+
+
 def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None) -> SimFrame:
     """A camera frame of ``scene`` for ``seed``: same seed and settings give the same frame."""
     settings = settings or CameraSettings()
     W, H = settings.size
-    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(6)]
-    pose_rng, table_rng, light_rng, noise_rng, hand_rng, lens_rng = streams
+    # Seven streams; the first six are those of the simulator before it drew pieces itself, so
+    # a frame with ``outlines=True`` is the frame it drew then, bit for bit.
+    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(7)]
+    pose_rng, table_rng, light_rng, noise_rng, hand_rng, lens_rng, piece_rng = streams
     sh, sw = scene.image.shape[:2]
     Hs, f, params = _camera(pose_rng, settings, (sw, sh))
     k1 = _uniform(lens_rng, settings.k1)
@@ -532,9 +946,26 @@ def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None) ->
     dist = Distortion(k1, centre, f)
     params["k1"] = k1
 
+    light, light_params = _lighting(light_rng, settings, (H, W))
+    params.update(light_params)
+    cast = np.array([_uniform(light_rng, settings.cast) for _ in range(3)], np.float32)
+    params["cast"] = tuple(float(c) for c in cast)
+
     # Resample the scene once: frame pixel -> undistorted pixel -> scene pixel.
-    src = scene.image
     Hinv = np.linalg.inv(Hs)
+    src = scene.image
+    if scene.pieces and scene.bare is not None and not settings.outlines:
+        lamp = _lamp_direction(piece_rng, settings, Hs, (sw, sh), (W, H), light_params["gradient_angle_deg"])
+        drawn, piece_params = _solid_pieces(scene, piece_rng, settings, np.array(params["nadir_px"]),
+                                            params["height_px"], lamp)
+        src = np.clip(np.rint(drawn), 0, 255).astype(np.uint8)
+        to_board = np.linalg.inv(scene.board_to_scene())
+        flat = to_board[:2, :2] / to_board[2, 2]  # scene -> board directions, near enough (linear)
+        lb = flat @ lamp[:2]
+        lb = lb / max(float(np.linalg.norm(lb)), 1e-12) * math.hypot(lamp[0], lamp[1])
+        params["lamp"] = {"scene": tuple(float(v) for v in lamp),
+                          "board": (float(lb[0]), float(lb[1]), float(lamp[2])),
+                          "elevation_deg": math.degrees(math.asin(min(1.0, float(lamp[2])))), **piece_params}
     scale = math.sqrt(abs(np.linalg.det(Hs[:2, :2] / Hs[2, 2])))  # rough frame px per scene px
     if scale < 0.7:  # shrink the scene first, so thin lines do not alias
         k = min(1.0, scale * 1.4)
@@ -577,10 +1008,6 @@ def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None) ->
         occluded = _occluded(scene.board, project, hand_mask)
         params["hand"] = hand_params
 
-    light, light_params = _lighting(light_rng, settings, (H, W))
-    params.update(light_params)
-    cast = np.array([_uniform(light_rng, settings.cast) for _ in range(3)], np.float32)
-    params["cast"] = tuple(float(c) for c in cast)
     img = img * light[..., None] * cast[None, None, :]
     sigma = _uniform(noise_rng, settings.noise_sigma)
     blur = _uniform(noise_rng, settings.blur_px)
