@@ -33,7 +33,7 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling
-from .classify import adapt, decide, distances
+from .classify import adapt, class_gap, decide, distances
 from .families import Family, family_for
 from .occlusion import HandCheck
 
@@ -127,11 +127,18 @@ class Calibration:
     # How far a right explanation typically lies from what is seen (``classify.probabilities``),
     # measured on the two calibration pictures, whose contents are known.
     scale: float = 0.03
+    # kind -> ((n, K, 3) lowest, highest): each empty sample's range when the board is placed up to
+    # ``Family.slack`` off (``classify.distances``); empty when the file has none (then ``empty``).
+    envelope: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     created: str = ""
     notes: list[str] = field(default_factory=list)
 
     def layout(self) -> sampling.Layout:
         return sampling.Layout.build(self.family, self.probes)
+
+    def empty_look(self, kind: str):
+        """What ``classify.distances`` compares with for an empty spot of ``kind``."""
+        return self.envelope.get(kind) or self.empty[kind]
 
     def class_templates(self, kind: str) -> tuple[list[tuple[int, str]], np.ndarray]:
         keys = [c.key for c in self.family.classes_for(kind) if c.key in self.templates]
@@ -155,6 +162,7 @@ class Calibration:
             "probes": arr(self.probes), "probe_empty": arr(self.probe_empty),
             "background": arr(self.background),
             "empty": {k: arr(v) for k, v in self.empty.items()},
+            "envelope": {k: [arr(lo), arr(hi)] for k, (lo, hi) in self.envelope.items()},
             "classes": [{"owner": o, "kind": k, "name": self.family.class_name(o, k), "template": arr(t)}
                         for (o, k), t in self.templates.items()],
             "unknown": self.unknown, "scale": self.scale, "notes": self.notes,
@@ -219,6 +227,12 @@ def calibration_from_json(data: Any, source: str = "calibration", game: str | No
             raise ValueError("too few background probes")
         empty = {k: _array(data["empty"][k], (len(idx), len(family.patterns[k].offsets), 3))
                  for k, idx in layout.groups.items()}
+        envelope = {}
+        for k, pair in (data.get("envelope") or {}).items():
+            if k not in layout.groups or len(pair) != 2:
+                raise ValueError(f"an envelope for piece kind {k!r} that this board does not have")
+            shape = (len(layout.groups[k]), len(family.patterns[k].offsets), 3)
+            envelope[k] = (_array(pair[0], shape), _array(pair[1], shape))
         templates = {}
         for c in data["classes"]:
             kind = str(c["kind"])
@@ -234,7 +248,7 @@ def calibration_from_json(data: Any, source: str = "calibration", game: str | No
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise bad(f"its contents are damaged ({exc})") from None
     return Calibration(name, dict(data.get("options") or {}), g.board.name, family, locator, frame_size,
-                       probes, probe_empty, background, empty, templates, unknown, scale,
+                       probes, probe_empty, background, empty, templates, unknown, scale, envelope,
                        str(data.get("created", "")), list(data.get("notes", [])))
 
 
@@ -328,10 +342,10 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.nd
         keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
         pat = cal.family.patterns[kind]
         x = rel[kind]
-        v = decide(distances(x, cal.empty[kind], T, pat.keep, pat.keep_class, pat.brighter), cal.scale)
+        empty = cal.empty_look(kind)
+        v = decide(distances(x, empty, T, pat.keep, pat.keep_class, pat.brighter), cal.scale)
         if in_frame and len(T):
-            v = decide(distances(x, cal.empty[kind], adapt(x, T, v), pat.keep, pat.keep_class, pat.brighter),
-                       cal.scale)
+            v = decide(distances(x, empty, adapt(x, T, v), pat.keep, pat.keep_class, pat.brighter), cal.scale)
         out[kind] = (keys, v)
     return out
 
@@ -406,9 +420,11 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
         raise CalibrationError(f"glare on {', '.join(glare[:8])}{'...' if len(glare) > 8 else ''}: the light "
                                f"reflects straight into the camera there; move the lamp or tilt the camera")
     empty = {k: s_empty.spots[k] / background[idx][:, None, :] for k, idx in layout.groups.items()}
+    envelope = _envelope(layout, empty_image, H_empty, background, empty, family.slack)
 
     cal = Calibration(game.name, dict(game.options), board.name, family, locator,
                       (empty_image.shape[1], empty_image.shape[0]), probes, probe_empty, background, empty, {},
+                      envelope=envelope,
                       created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     say("learning the piece colours")
@@ -437,7 +453,8 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
         keys, T = cal.class_templates(kind)
         for a in range(len(keys)):
             for b in range(a + 1, len(keys)):
-                d = float(np.mean(np.abs(T[a] - T[b])))
+                pat = family.patterns[kind]
+                d = class_gap(T[a], T[b], pat.keep_class, pat.brighter)
                 if d < ALIKE:
                     raise CalibrationError(f"the {family.class_name(*keys[a])} and the {family.class_name(*keys[b])} "
                                            f"look too alike to this camera (difference {d:.2f}): use more light, "
@@ -480,6 +497,25 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
     say("calibration checked")
     return cal
+
+
+def _envelope(layout: sampling.Layout, image: np.ndarray, H: np.ndarray, background: np.ndarray,
+              empty: dict[str, np.ndarray], slack: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each empty sample's lowest and highest colour with the board moved up to ``slack`` units in
+    eight directions: what an empty spot may look like when the fit is a little off."""
+    if slack <= 0:
+        return {}
+    lo = {k: v.copy() for k, v in empty.items()}
+    hi = {k: v.copy() for k, v in empty.items()}
+    for a in np.linspace(0, 2 * np.pi, 8, endpoint=False):
+        shift = np.array([[1, 0, slack * np.cos(a)], [0, 1, slack * np.sin(a)], [0, 0, 1]])
+        s = sampling.take(layout, image, H @ shift)
+        for k, idx in layout.groups.items():
+            v = s.spots[k] / background[idx][:, None, :]
+            v = np.where(np.isfinite(v), v, empty[k])
+            lo[k] = np.minimum(lo[k], v)
+            hi[k] = np.maximum(hi[k], v)
+    return {k: (lo[k], hi[k]) for k in empty}
 
 
 def _paper_clipped_round(image: np.ndarray, H: np.ndarray, xy: np.ndarray, radius: float = 0.5) -> bool:

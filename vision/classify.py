@@ -42,9 +42,15 @@ def _trimmed(diff: np.ndarray, keep: float) -> np.ndarray:
     return part.mean(axis=-1)
 
 
-def distances(x: np.ndarray, empty: np.ndarray, templates: np.ndarray, keep: float = 1.0,
+def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
               keep_class: float = 1.0, brighter: float = 1.0) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
+
+    ``empty`` is either each spot's empty look (n, K, 3) or the pair (lowest, highest) of what
+    each sample showed on the empty board when the board was placed a little off (the fine lines
+    of a print land a pixel or two from where the fit says, with lens distortion or a warped
+    sheet). A sample inside that range costs nothing; so no sample need be thrown away for the
+    lines' sake, and the point's own dot, which a piece hides, keeps counting.
 
     Against a piece, two allowances for gloss. A lamp's highlight only ever *adds* light, and
     on a glossy black man it can cover half its top, looking just like white plastic; but the
@@ -52,7 +58,11 @@ def distances(x: np.ndarray, empty: np.ndarray, templates: np.ndarray, keep: flo
     a class's look counts ``brighter`` (below 1) times what a darker one does: a black man with
     a highlight stays nearer black than white. And ``keep_class`` below 1 drops the
     worst-matching samples, where the highlight lands differently under every lamp."""
-    d_empty = _trimmed(np.abs(x - empty), keep)
+    if isinstance(empty, tuple):  # (lo, hi): the empty look's range under a small misplacement
+        lo, hi = empty
+        d_empty = _trimmed(np.maximum(lo - x, 0) + np.maximum(x - hi, 0), keep)
+    else:
+        d_empty = _trimmed(np.abs(x - empty), keep)
     if len(templates):
         diff = x[:, None] - templates[None]
         if brighter != 1.0:
@@ -64,6 +74,15 @@ def distances(x: np.ndarray, empty: np.ndarray, templates: np.ndarray, keep: flo
         d_cls = np.zeros((len(x), 0))
     d = np.concatenate([d_empty[:, None], d_cls], axis=1)
     return np.where(np.isfinite(d), d, np.inf)
+
+
+def class_gap(a: np.ndarray, b: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0) -> float:
+    """How far apart two piece looks (K, 3) are as the classifier measures it, in the harder of
+    the two directions: what calibration checks before it trusts the classes apart."""
+    empty = np.zeros_like(a)[None]
+    ab = distances(a[None], empty, b[None], keep_class=keep_class, brighter=brighter)[0, 1]
+    ba = distances(b[None], empty, a[None], keep_class=keep_class, brighter=brighter)[0, 1]
+    return float(min(ab, ba))
 
 
 def probabilities(d: np.ndarray, scale: float) -> np.ndarray:

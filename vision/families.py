@@ -105,6 +105,9 @@ class Family:
     # A probe whose change of light differs from its neighbours' by more than this (log units)
     # deviates; Brain Hanky's probes sit close to the webs' lines and vary more on their own.
     probe_threshold: float = 0.1
+    # How far (board units) the board may land from where its fit says, for an empty spot still to
+    # look empty (``vision.calibration._envelope``): lens distortion, a print not quite flat.
+    slack: float = 0.05
     # The smallest camera frame (width, height) its pieces read reliably at (the simulator's size).
     frame: tuple[int, int] = (480, 360)
 
@@ -118,7 +121,7 @@ class Family:
         return f"player {owner} {kind}"
 
 
-HTJB_MAN = Pattern.disc(0.2, 2, 0.34, keep=0.7, keep_class=0.85, brighter=0.25)
+HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep=1.0, keep_class=0.85, brighter=0.25)
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 
@@ -148,7 +151,7 @@ def rings_and_gems(game) -> Family:
     spots, xy, kinds = _spots(game)
     return Family("brain-hanky", spots, xy, kinds, {"ring": HANKY_RING, "gem": HANKY_GEM}, _classes(game),
                   probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
-                  probe_threshold=0.15, frame=(800, 600))
+                  probe_threshold=0.15, frame=(800, 600), slack=0.0)
 
 
 # Engine family (``Rules.family``) -> the reader's data for a game of it.
