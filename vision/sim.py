@@ -11,6 +11,12 @@ true printable board can be passed through ``scene_from_image`` instead.
 The camera is a pinhole of random field of view looking at the scene plane, which is rotated in
 3D (a real tilt, so far edges shrink) and turned about the optical axis. The pipeline is:
 
+0. the pieces (``Scene.pieces``) drawn onto the bare print as solids seen by that camera under
+   one lamp: shadows cast on the board away from the lamp and a contact shadow at each foot,
+   shading of rounded edges, ring tori and gem facets, specular highlights, and each piece's top
+   where a point at its height projects (the ray from the camera through the top, followed to
+   the board), with its side wall between top and foot (``CameraSettings`` switches each off;
+   ``outlines=True`` keeps the flat, outlined pieces of ``Scene.image``);
 1. perspective warp of the scene onto a table (one ``cv2.remap`` that also applies the lens
    distortion, so the scene is resampled once);
 2. an optional hand and arm over the board, with a soft shadow;
@@ -170,6 +176,8 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     markers are drawn upright at ``Marker.corners()`` with a white quiet zone round them.
     ``markers=False`` leaves them and their quiet zones out (a board without markers, for outline
     registration); everything else in the picture is the same, and the default draws as before.
+    ``Scene.image`` has the pieces drawn flat (the docs look); ``Scene.bare`` is the print without
+    them and ``Scene.pieces`` lists them, sized as drawn, for ``simulate`` to draw as solids.
     """
     draw_markers = markers
     from . import markers  # the module: the keyword above shadows its name here
