@@ -504,3 +504,61 @@ def test_play_refuses_exposure_without_a_camera():
 
     result = CliRunner().invoke(main, ["play", "tapatan", "--reader", "sim", "--exposure", "100"])
     assert result.exit_code == 2 and "for --reader camera" in result.output, result.output
+
+
+def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
+    """A frame the reader cannot read for its exposure (the paper clipped white) makes the play
+    loop step the camera's exposure down, at most once per EXPOSURE_STEP_S; then frames read."""
+    from arbiter.cli.play import CameraReader
+    from vision.calibration import calibrate, calibration_layout
+    from vision.capture import Frame
+    from vision.reader import BoardReader
+
+    g = engine.load("tapatan")
+    layout, _ = calibration_layout(g)
+    shots = [sim.simulate(sim.simple_scene(g.board, pos), 1000, sim.CameraSettings(size=(640, 480))).image
+             for pos in ({}, layout)]
+    reader = BoardReader(calibrate(g, *shots, position=layout))
+    steps = []
+
+    class Cam:
+        gain = 3.0  # too bright until lowered twice
+
+        def read(self):
+            img = np.clip(shots[0].astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
+            return Frame(img, 0.0)
+
+        def adjust_exposure(self, change):
+            steps.append(change)
+            self.gain /= 1.6
+            return f"{change}ed the exposure"
+
+    now = [0.0]
+    cam = CameraReader(Cam(), reader, clock=lambda: now[0])
+    obs = cam.read()
+    assert obs.occluded and "over-exposed" in obs.reason and steps == ["lower"]
+    assert cam.read().occluded and steps == ["lower"], "a second step waits for the picture to settle"
+    now[0] += CameraReader.EXPOSURE_STEP_S
+    cam.read()
+    assert steps == ["lower", "lower"]
+    obs = cam.read()
+    assert not obs.occluded and all(r.piece is None for r in obs.points.values())
+    assert cam.exposure_note == "lowered the exposure"
+
+
+def test_reader_refuses_dark_and_over_exposed_frames_saying_which_way():
+    from vision.calibration import calibrate, calibration_layout
+    from vision.reader import BoardReader
+
+    g = engine.load("tapatan")
+    layout, _ = calibration_layout(g)
+    shots = [sim.simulate(sim.simple_scene(g.board, pos), 1000, sim.CameraSettings(size=(640, 480))).image
+             for pos in ({}, layout)]
+    reader = BoardReader(calibrate(g, *shots, position=layout))
+    bright = np.clip(shots[0].astype(np.float32) * 2.2, 0, 255).astype(np.uint8)
+    obs = reader.read(bright)
+    assert obs.occluded and "over-exposed" in obs.reason and reader.last.exposure == "lower"
+    dark = (shots[0].astype(np.float32) * 0.15).astype(np.uint8)
+    obs = reader.read(dark)
+    assert obs.occluded and "too dark" in obs.reason and reader.last.exposure == "raise"
+    assert not reader.read(shots[0]).occluded and reader.last.exposure == ""

@@ -323,14 +323,20 @@ def _expected(family: Family, position: Mapping[str, Any], kind: str, idx: np.nd
     return out
 
 
+def piece_lift(family: Family, image: np.ndarray, H: np.ndarray) -> np.ndarray | None:
+    """Where each spot's piece top is seen, as board offsets (``sampling.lift``), for this view."""
+    heights = np.array([family.heights.get(k, 0.0) for k in family.spot_kind], np.float64)
+    return sampling.lift(H, (image.shape[1], image.shape[0]), family.xy, heights)
+
+
 def read_samples(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H: np.ndarray):
-    """(relative spot colours by kind, probe light ratios, raw samples) of one frame."""
-    s = sampling.take(layout, image, H)
+    """(relative spot colours: ``sampling.Relative``, probe light ratios, raw samples) of one frame."""
+    s = sampling.take(layout, image, H, piece_lift(cal.family, image, H))
     rel, ratio = sampling.normalise(layout, s, cal.probe_empty, cal.background)
     return rel, ratio, s
 
 
-def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.ndarray],
+def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relative,
                  templates: Mapping[str, tuple] | None = None, *, in_frame: bool = False) -> dict[str, Any]:
     """{kind: (keys, Verdicts)} for one frame's relative colours. ``templates``: the result of
     ``cal.class_templates`` per kind, made once by a reader rather than on every frame.
@@ -341,11 +347,12 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: dict[str, np.nd
     for kind, idx in layout.groups.items():
         keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
         pat = cal.family.patterns[kind]
-        x = rel[kind]
+        x, top = rel.base[kind], rel.top[kind]
         empty = cal.empty_look(kind)
-        v = decide(distances(x, empty, T, pat.keep, pat.keep_class, pat.brighter), cal.scale)
+        v = decide(distances(x, empty, T, pat.keep, pat.keep_class, pat.brighter, pat.ordered, top), cal.scale)
         if in_frame and len(T):
-            v = decide(distances(x, empty, adapt(x, T, v), pat.keep, pat.keep_class, pat.brighter), cal.scale)
+            v = decide(distances(x, empty, adapt(top, T, v), pat.keep, pat.keep_class, pat.brighter, pat.ordered,
+                                 top), cal.scale)
         out[kind] = (keys, v)
     return out
 
@@ -430,7 +437,9 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     say("learning the piece colours")
     rel, ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
     _check_exposure("pieces", _s.probes)
-    over = HandCheck.of(cal).check(ratio).reason
+    occupied = np.array([family.spots[i] in position for i in range(len(family.spots))], bool)
+    near = np.linalg.norm(probes[:, None, :] - family.xy[None, :, :], axis=2) <= family.shadow_reach
+    over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1)).reason  # pieces cast shadows
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
         # an arm was over the board in one of them.
@@ -438,10 +447,12 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
                                f"a hand or arm was probably over the board in one of them; take both again "
                                f"with hands away")
     learned: dict[tuple[int, str], list[np.ndarray]] = {}
+    at_foot: dict[tuple[int, str], list[np.ndarray]] = {}  # the same pieces seen where an empty spot is
     for k, idx in layout.groups.items():
         for j, want in enumerate(_expected(family, position, k, idx)):
             if want is not None:
-                learned.setdefault(want, []).append(rel[k][j])
+                learned.setdefault(want, []).append(rel.top[k][j])
+                at_foot.setdefault(want, []).append(rel.base[k][j])
     missing = [c.name for c in family.classes if c.key not in learned]
     if missing:
         raise CalibrationError(f"the pieces picture should show a {', '.join(missing)} but its spot is not "
@@ -449,23 +460,28 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     cal.templates = {key: np.mean(v, axis=0) for key, v in learned.items()}
 
     say("checking that no two pieces look alike")
+    # A piece that looks like the empty board first: pieces never laid out make every class look
+    # like the board, and the board is the cause to name.
     for kind in layout.groups:
-        keys, T = cal.class_templates(kind)
-        for a in range(len(keys)):
-            for b in range(a + 1, len(keys)):
-                pat = family.patterns[kind]
-                d = class_gap(T[a], T[b], pat.keep_class, pat.brighter)
-                if d < ALIKE:
-                    raise CalibrationError(f"the {family.class_name(*keys[a])} and the {family.class_name(*keys[b])} "
-                                           f"look too alike to this camera (difference {d:.2f}): use more light, "
-                                           f"less colour cast, or pieces of clearer colours")
+        keys, _T = cal.class_templates(kind)
         idx = layout.groups[kind]
-        for key, t in zip(keys, T):
+        for key in keys:
+            t = np.mean(at_foot[key], axis=0)
             d = np.mean(np.abs(cal.empty[kind] - t[None]), axis=(1, 2))
             close = [family.spots[i] for i, v in zip(idx, d) if v < ALIKE]
             if close:
                 raise CalibrationError(f"a {family.class_name(*key)} looks like the empty board at "
                                        f"{', '.join(close[:6])}: use pieces that stand out from the board")
+    for kind in layout.groups:
+        keys, T = cal.class_templates(kind)
+        pat = family.patterns[kind]
+        for a in range(len(keys)):
+            for b in range(a + 1, len(keys)):
+                d = class_gap(T[a], T[b], pat.keep_class, pat.brighter, pat.ordered)
+                if d < ALIKE:
+                    raise CalibrationError(f"the {family.class_name(*keys[a])} and the {family.class_name(*keys[b])} "
+                                           f"look too alike to this camera (difference {d:.2f}): use more light, "
+                                           f"less colour cast, or pieces of clearer colours")
 
     say("checking that every spot reads correctly")
     worst = 0.0

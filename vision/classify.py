@@ -42,8 +42,16 @@ def _trimmed(diff: np.ndarray, keep: float) -> np.ndarray:
     return part.mean(axis=-1)
 
 
+def by_brightness(x: np.ndarray) -> np.ndarray:
+    """Each spot's samples (..., K, 3) in order of brightness: what a piece looks like, whatever
+    part of it the highlight, the shaded side or the side wall fell on in this view."""
+    order = np.argsort(x.sum(axis=-1), axis=-1, kind="stable")
+    return np.take_along_axis(x, order[..., None], axis=-2)
+
+
 def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
-              keep_class: float = 1.0, brighter: float = 1.0) -> np.ndarray:
+              keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False,
+              top: np.ndarray | None = None) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
 
     ``empty`` is either each spot's empty look (n, K, 3) or the pair (lowest, highest) of what
@@ -57,13 +65,24 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
     rest of that top stays black, while a white man is light all over. So a sample lighter than
     a class's look counts ``brighter`` (below 1) times what a darker one does: a black man with
     a highlight stays nearer black than white. And ``keep_class`` below 1 drops the
-    worst-matching samples, where the highlight lands differently under every lamp."""
+    worst-matching samples, where the highlight lands differently under every lamp.
+
+    ``ordered``: compare a spot's samples with a piece's in order of brightness rather than
+    place by place. A piece is one colour all over, but where its highlight, its shaded side and
+    (seen at a slant) its side wall fall depends on the lamp and on where the piece stands in
+    the picture; sorted, those parts line up wherever they fall.
+
+    ``top``: the samples round where a piece's top would be seen (``sampling.lift``), compared
+    with the pieces; ``x`` (at the spot itself) is then compared with the empty look only."""
     if isinstance(empty, tuple):  # (lo, hi): the empty look's range under a small misplacement
         lo, hi = empty
         d_empty = _trimmed(np.maximum(lo - x, 0) + np.maximum(x - hi, 0), keep)
     else:
         d_empty = _trimmed(np.abs(x - empty), keep)
     if len(templates):
+        x = x if top is None else top
+        if ordered:
+            x, templates = by_brightness(x), by_brightness(templates)
         diff = x[:, None] - templates[None]
         if brighter != 1.0:
             diff = np.where(diff > 0, diff * brighter, -diff)
@@ -76,13 +95,15 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
     return np.where(np.isfinite(d), d, np.inf)
 
 
-def class_gap(a: np.ndarray, b: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0) -> float:
-    """How far apart two piece looks (K, 3) are as the classifier measures it, in the harder of
-    the two directions: what calibration checks before it trusts the classes apart."""
+def class_gap(a: np.ndarray, b: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0,
+              ordered: bool = False) -> float:
+    """How far apart two piece looks (K, 3) are as the classifier measures it, averaged over the
+    two directions (a lighter look counts less against a darker class than the other way round,
+    see ``distances``): what calibration checks before it trusts the classes apart."""
     empty = np.zeros_like(a)[None]
-    ab = distances(a[None], empty, b[None], keep_class=keep_class, brighter=brighter)[0, 1]
-    ba = distances(b[None], empty, a[None], keep_class=keep_class, brighter=brighter)[0, 1]
-    return float(min(ab, ba))
+    ab = distances(a[None], empty, b[None], keep_class=keep_class, brighter=brighter, ordered=ordered)[0, 1]
+    ba = distances(b[None], empty, a[None], keep_class=keep_class, brighter=brighter, ordered=ordered)[0, 1]
+    return float((ab + ba) / 2)
 
 
 def probabilities(d: np.ndarray, scale: float) -> np.ndarray:

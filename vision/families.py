@@ -27,7 +27,7 @@ around points 0.29 units from their square's centre.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -51,10 +51,13 @@ class Pattern:
     # How much a sample lighter than a piece's look counts against it (``classify.distances``):
     # below 1 for glossy pieces, whose highlights add light but never take it away.
     brighter: float = 1.0
+    # Compare with a piece's look in order of brightness, not sample by sample
+    # (``classify.distances``): for pieces of one colour all over.
+    ordered: bool = False
 
     @staticmethod
     def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, keep: float = 1.0,
-             keep_class: float = 1.0, brighter: float = 1.0) -> "Pattern":
+             keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False) -> "Pattern":
         pts = [(0.0, 0.0)]
         for i in range(1, rings + 1):
             r = radius * i / rings
@@ -62,7 +65,7 @@ class Pattern:
             for k in range(n):
                 a = 2 * math.pi * (k + 0.5 * (i % 2)) / n
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class, brighter)
+        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class, brighter, ordered)
 
     @staticmethod
     def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float) -> "Pattern":
@@ -105,6 +108,12 @@ class Family:
     # A probe whose change of light differs from its neighbours' by more than this (log units)
     # deviates; Brain Hanky's probes sit close to the webs' lines and vary more on their own.
     probe_threshold: float = 0.1
+    # How tall each kind of piece stands (board units): a camera at a slant sees its top away
+    # from its foot, and the reader samples a piece there (``sampling.lift``).
+    heights: dict[str, float] = field(default_factory=dict)
+    # How far (board units) from a spot's centre a standing piece's shadow may reach: probes there
+    # may darken (keeping the paper's colour) without anything being over the board.
+    shadow_reach: float = 0.9
     # How far (board units) the board may land from where its fit says, for an empty spot still to
     # look empty (``vision.calibration._envelope``): lens distortion, a print not quite flat.
     slack: float = 0.05
@@ -121,7 +130,10 @@ class Family:
         return f"player {owner} {kind}"
 
 
-HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep=1.0, keep_class=0.85, brighter=0.25)
+# Piece heights, board units: HTJB men are about 5 mm tall on 22.5 mm units; Brain Hanky rings
+# about 6 mm and gems about 9 mm on 93 mm cells.
+MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.065, 0.1
+HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep=1.0, keep_class=0.85, brighter=0.25, ordered=True)
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 
@@ -143,15 +155,17 @@ def _spots(game) -> tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]:
 def men_on_points(game) -> Family:
     """Flat pieces on points (HTJB men, chips): a disc sampled inside each piece."""
     spots, xy, kinds = _spots(game)
-    return Family("htjb", spots, xy, kinds, {k: HTJB_MAN for k in set(kinds)}, _classes(game))
+    return Family("htjb", spots, xy, kinds, {k: HTJB_MAN for k in set(kinds)}, _classes(game),
+                  heights={k: MAN_HEIGHT for k in set(kinds)})
 
 
 def rings_and_gems(game) -> Family:
     """Brain Hanky's cloth: hollow rings on points (an annulus over the band), gems on squares."""
     spots, xy, kinds = _spots(game)
     return Family("brain-hanky", spots, xy, kinds, {"ring": HANKY_RING, "gem": HANKY_GEM}, _classes(game),
+                  heights={"ring": RING_HEIGHT, "gem": GEM_HEIGHT},
                   probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
-                  probe_threshold=0.15, frame=(800, 600), slack=0.0)
+                  probe_threshold=0.15, frame=(800, 600), slack=0.0, shadow_reach=0.3)
 
 
 # Engine family (``Rules.family``) -> the reader's data for a game of it.

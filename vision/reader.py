@@ -26,7 +26,7 @@ from engine.observation import Observation, Reading
 
 from . import registration as rg
 
-from .calibration import Calibration, classify_all, read_samples
+from .calibration import OVER_EXPOSED, PAPER_CLIPPED, TOO_DARK, Calibration, classify_all, read_samples
 from .occlusion import HandCheck
 
 
@@ -40,6 +40,9 @@ class Diagnostics:
     deviating_probes: np.ndarray | None = None
     probe_deviation: np.ndarray | None = None
     unknown_spots: list[str] = field(default_factory=list)
+    # "lower" or "raise" when the frame could not be read for its exposure: a camera that lets
+    # itself be set can be stepped that way (``arbiter play`` does).
+    exposure: str = ""
 
 
 class BoardReader:
@@ -57,6 +60,9 @@ class BoardReader:
         self.probe_count = probe_count
         self.last = Diagnostics()
         self._hands = HandCheck.of(calibration, self.probe_threshold, probe_count)
+        fam = calibration.family
+        d = np.linalg.norm(calibration.probes[:, None, :] - fam.xy[None, :, :], axis=2)
+        self._shadow_reach = d <= fam.shadow_reach  # (P, N): probe within a piece's shadow of the spot
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
 
@@ -77,10 +83,21 @@ class BoardReader:
         rel, ratio, raw = read_samples(self.cal, self.layout, image, reg.board_to_image)
         if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
             return Observation.blocked("part of the board is outside the picture")
-        covered = self.probe_check(ratio)
+        washed = _over_exposed(raw.probes)
+        if washed:
+            self.last.exposure = "lower"
+            return Observation.blocked(f"the picture is over-exposed ({washed:.0%} of the paper shows as pure "
+                                       f"white, so white pieces cannot be told from it): lower the camera's "
+                                       f"exposure (--exposure) or dim the lamp")
+        level = float(np.median(raw.probes.mean(axis=1)))
+        if level < TOO_DARK:
+            self.last.exposure = "raise"
+            return Observation.blocked(f"the picture is too dark (the paper at {level:.0f} of 255): add light or "
+                                       f"raise the camera's exposure (--exposure)")
+        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
+        covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
             return Observation.blocked(covered)
-        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
         points: dict[str, Reading] = {}
         unknown = []
         for kind, (keys, v) in verdicts.items():
@@ -100,12 +117,26 @@ class BoardReader:
         ordered = {s: points[s] for s in self.cal.family.spots}
         return Observation(ordered, self.sees)
 
-    def probe_check(self, ratio: np.ndarray) -> str:
+    def _shade_ok(self, verdicts) -> np.ndarray:
+        """Probes within a standing piece's shadow reach of a spot read as occupied."""
+        occupied = np.zeros(len(self.cal.family.spots), bool)
+        for kind, (_keys, v) in verdicts.items():
+            occupied[self.layout.groups[kind]] = v.choice >= 0
+        return self._shadow_reach[:, occupied].any(axis=1)
+
+    def probe_check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None) -> str:
         """A reason if the background shows something over the board, else '' (``vision.occlusion``)."""
-        verdict = self._hands.check(ratio)
+        verdict = self._hands.check(ratio, shade_ok)
         self.last.probe_deviation = verdict.deviation
         self.last.deviating_probes = verdict.deviating
         return verdict.reason
+
+
+def _over_exposed(probes: np.ndarray) -> float:
+    """The share of the paper clipped white in two channels or more, when it is too much to read
+    through (``OVER_EXPOSED``, as calibration uses), else 0."""
+    clipped = float(np.mean(np.sum(probes >= PAPER_CLIPPED, axis=1) >= 2))
+    return clipped if clipped >= OVER_EXPOSED else 0.0
 
 
 def _board_of(cal: Calibration):

@@ -78,31 +78,112 @@ class Layout:
         near = np.argsort(d, axis=1, kind="stable")[:, :k]  # ties break the same way every time
         return cls(family, probes, kinds, groups, near)
 
-    def sample_points(self) -> np.ndarray:
-        """(M, 2) board coordinates of every pixel fetched: spot samples by kind, then probes."""
+    def sample_points(self, lift: np.ndarray | None = None) -> np.ndarray:
+        """(M, 2) board coordinates of every pixel fetched: spot samples by kind, then (with
+        ``lift``, (N, 2) per-spot offsets) the same patterns round where each piece's top is
+        seen, then probes."""
         parts = [(self.family.xy[idx][:, None, :] + self.family.patterns[k].offsets[None]).reshape(-1, 2)
                  for k, idx in self.groups.items()]
+        if lift is not None:
+            parts += [(self.family.xy[idx][:, None, :] + lift[idx][:, None, :]
+                       + self.family.patterns[k].offsets[None]).reshape(-1, 2) for k, idx in self.groups.items()]
         parts.append((self.probes[:, None, :] + PROBE_PATCH[None]).reshape(-1, 2))
         return np.concatenate(parts)
 
-    def split(self, values: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """Cut the fetched colours back into {kind: (n, K, 3)} and probes (P, 3) (patch means)."""
+    def split(self, values: np.ndarray, lifted: bool = False):
+        """Cut the fetched colours back into {kind: (n, K, 3)} at the spots, the same at the
+        pieces' tops (the spots again when not ``lifted``), and probes (P, 3, patch)."""
         out, at = {}, 0
         for k, idx in self.groups.items():
             kk = len(self.family.patterns[k].offsets)
             out[k] = values[at:at + len(idx) * kk].reshape(len(idx), kk, 3)
             at += len(idx) * kk
+        tops = out
+        if lifted:
+            tops = {}
+            for k, idx in self.groups.items():
+                kk = len(self.family.patterns[k].offsets)
+                tops[k] = values[at:at + len(idx) * kk].reshape(len(idx), kk, 3)
+                at += len(idx) * kk
         probes = values[at:].reshape(len(self.probes), len(PROBE_PATCH), 3)
-        return out, probes
+        return out, tops, probes
 
 
 @dataclass
 class Samples:
-    """One frame's raw colours: per kind (n, K, 3) and probes (P, 3), plus each probe's spread."""
+    """One frame's raw colours: per kind (n, K, 3) at the spots and round the pieces' tops, and
+    probes (P, 3), plus each probe's spread."""
 
     spots: dict[str, np.ndarray]
     probes: np.ndarray
     probe_spread: np.ndarray  # (P,) max-min over the probe's patch, relative to its mean
+    tops: dict[str, np.ndarray] | None = None  # None: the same as ``spots`` (nothing lifted)
+
+    def __post_init__(self) -> None:
+        if self.tops is None:
+            self.tops = self.spots
+
+
+@dataclass
+class Relative:
+    """One frame's spot colours relative to the board's background: ``base`` where an empty spot
+    is (for comparing with the empty board) and ``top`` where a piece's top would be seen (for
+    comparing with the pieces; the same as ``base`` for a camera straight overhead)."""
+
+    base: dict[str, np.ndarray]
+    top: dict[str, np.ndarray]
+
+
+def lift(H: np.ndarray, frame_size: tuple[int, int], xy: np.ndarray, heights: np.ndarray) -> np.ndarray | None:
+    """(N, 2) board offsets from each spot to where the top of a piece ``heights`` tall is seen.
+
+    A camera at a slant sees a standing piece's top displaced from its foot, away from the point
+    straight below the camera, by more the further the piece stands from it: a man 5 mm tall
+    seen 35 degrees off vertical shows its top a quarter of a point-spacing away. The camera is
+    recovered from the board's homography (principal point at the frame's centre, square pixels,
+    the focal length from the two board axes being perpendicular and of one length in space); a
+    point ``h`` above each spot is projected with it and brought back to the board plane. None
+    when the homography says nothing usable (no piece has height, or a degenerate fit)."""
+    if not np.any(heights > 0):
+        return None
+    w, h = frame_size
+    cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+    Hn = H / np.linalg.norm(H[:, 0])
+    a = Hn[0] - cx * Hn[2]
+    b = Hn[1] - cy * Hn[2]
+    c = Hn[2]
+    # (a_i, b_i, c_i) for column i is f * K^-1 h_i with the focal length f still in it.
+    estimates = []
+    if abs(c[0] * c[1]) > 1e-12:
+        f2 = -(a[0] * a[1] + b[0] * b[1]) / (c[0] * c[1])
+        if f2 > 0:
+            estimates.append((abs(c[0] * c[1]), f2))
+    if abs(c[1] ** 2 - c[0] ** 2) > 1e-12:
+        f2 = ((a[0] ** 2 + b[0] ** 2) - (a[1] ** 2 + b[1] ** 2)) / (c[1] ** 2 - c[0] ** 2)
+        if f2 > 0:
+            estimates.append((abs(c[1] ** 2 - c[0] ** 2), f2))
+    f = np.sqrt(max(estimates)[1]) if estimates else 0.0
+    if not (0.3 * w < f < 5.0 * w):
+        f = 0.8 * w  # no usable perspective (a camera nearly overhead): a common webcam's lens
+    K = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+    M = np.linalg.inv(K) @ H
+    scale = 1.0 / np.linalg.norm(M[:, 0])
+    r1, r2, t = M[:, 0] * scale, M[:, 1] * scale, M[:, 2] * scale
+    if t[2] < 0:  # the board in front of the camera
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    R = np.stack([r1, r2, r3], axis=1)
+    centre = -R.T @ t  # the camera in board coordinates (x, y, z)
+    up = 1.0 if centre[2] > 0 else -1.0  # the side of the board the camera is on
+    pts = np.concatenate([xy, (up * heights)[:, None]], axis=1)
+    cam = pts @ R.T + t
+    if np.any(cam[:, 2] <= 1e-9):
+        return None
+    img = cam @ K.T
+    img = img[:, :2] / img[:, 2:3]
+    back = project(np.linalg.inv(H), img)
+    out = back - xy
+    return np.where(np.isfinite(out), out, 0.0)
 
 
 def smoothed(image: np.ndarray, pts: np.ndarray, px_per_unit: float, units: float = 0.03) -> tuple[np.ndarray, np.ndarray]:
@@ -134,19 +215,20 @@ def px_per_unit(board_to_image: np.ndarray, centre: np.ndarray) -> float:
     return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
 
 
-def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray) -> Samples:
-    pts = project(board_to_image, layout.sample_points())
+def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray, lifted: np.ndarray | None = None) -> Samples:
+    """Fetch ``layout``'s samples from ``image``; ``lifted`` (N, 2): also round the pieces' tops."""
+    pts = project(board_to_image, layout.sample_points(lifted))
     scale = px_per_unit(board_to_image, layout.family.xy.mean(axis=0))
     crop, local = smoothed(image, pts, scale, layout.family.smooth)
     values = fetch(crop, local)
     h, w = image.shape[:2]
     outside = (pts[:, 0] < 0) | (pts[:, 1] < 0) | (pts[:, 0] > w - 1) | (pts[:, 1] > h - 1)
     values[outside] = np.nan
-    spots, probe_patches = layout.split(values)
+    spots, tops, probe_patches = layout.split(values, lifted is not None)
     mean = probe_patches.mean(axis=1)
     grey = probe_patches.mean(axis=2)
     spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
-    return Samples(spots, mean, spread)
+    return Samples(spots, mean, spread, tops)
 
 
 def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
@@ -202,14 +284,16 @@ def choose_probes(family: Family, candidates: np.ndarray, image: np.ndarray, boa
 
 
 def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
-              background: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
+              background: np.ndarray) -> tuple[Relative, np.ndarray]:
     """Spot colours relative to the board background, and the light ratio at every probe.
 
     ``empty_probes`` (P, 3): the probes on the empty board; ``background`` (N, 3): the empty
-    board's background colour near each spot. Returns ({kind: (n, K, 3)}, ratios (P, 3)).
+    board's background colour near each spot. Returns (``Relative``, ratios (P, 3)).
     """
     ratio = samples.probes / np.maximum(empty_probes, 1.0)
     light = np.nanmedian(ratio[layout.near], axis=1)  # (N, 3)
     scale = np.maximum(light * background, 1e-3)
-    out = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
-    return out, ratio
+    base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
+    top = base if samples.tops is samples.spots else {
+        k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
+    return Relative(base, top), ratio

@@ -54,9 +54,15 @@ class CameraReader:
 
     sees = "colour"
 
-    def __init__(self, camera, board_reader):
+    # Seconds between two exposure steps: the camera's picture takes a few frames to settle.
+    EXPOSURE_STEP_S = 2.0
+
+    def __init__(self, camera, board_reader, clock=time.monotonic):
         self.camera = camera
         self.reader = board_reader
+        self.clock = clock
+        self._stepped_at: float | None = None
+        self.exposure_note = ""  # what was last done about the exposure, for the screen
 
     def read(self):
         from engine.observation import Observation
@@ -64,7 +70,22 @@ class CameraReader:
         frame = self.camera.read()
         if frame.image is None:
             return Observation.blocked(frame.problem or "no picture from the camera")
-        return self.reader.read(frame.image)
+        obs = self.reader.read(frame.image)
+        change = getattr(getattr(self.reader, "last", None), "exposure", "")
+        if change:
+            self._step_exposure(change)
+        return obs
+
+    def _step_exposure(self, change: str) -> None:
+        """The frame was too bright or too dark to read: step the camera's exposure that way,
+        at most once per ``EXPOSURE_STEP_S`` (a camera that refuses keeps its reason)."""
+        now = self.clock()
+        if self._stepped_at is not None and now - self._stepped_at < self.EXPOSURE_STEP_S:
+            return
+        self._stepped_at = now
+        adjust = getattr(self.camera, "adjust_exposure", None)
+        done = adjust(change) if adjust is not None else None
+        self.exposure_note = done or (getattr(self.camera, "exposure_refused", None) or "")
 
 
 class KeyboardButtons:
