@@ -102,7 +102,7 @@ def _reason_kind(reason: str) -> str:
     """A reason with its spot names cut, so like reasons count together."""
     r = re.sub(r" on [A-Za-z0-9., ]+(\.\.\.)?", " on ...", reason)
     r = re.sub(r"\d+(\.\d+)?", "#", r)
-    return r[:110]
+    return r[:200]
 
 
 def evaluate(set_dir, *, progress=None) -> dict:

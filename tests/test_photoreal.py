@@ -9,6 +9,7 @@ issue's accuracy targets are checked too (xfail while the reader does not meet t
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -18,7 +19,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "benchmarks" / "data" / "photoreal" / "dev"
-sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def _harness():
+    """benchmarks/photoreal.py, loaded by path (benchmarks/ holds an engine.py that must not shadow engine)."""
+    if "photoreal_bench" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("photoreal_bench", ROOT / "benchmarks" / "photoreal.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["photoreal_bench"] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["photoreal_bench"]
+
 
 pytestmark = pytest.mark.skipif(not (DEV / "set.json").exists(), reason="the photoreal dev set is not stored")
 
@@ -30,9 +41,7 @@ def meta():
 
 @pytest.fixture(scope="module")
 def result():
-    import photoreal
-
-    return photoreal.evaluate(DEV)
+    return _harness().evaluate(DEV)
 
 
 def test_every_frame_decodes_and_matches_its_record(meta):
@@ -70,11 +79,12 @@ def test_no_hand_frame_is_read_as_a_board(result):
     assert not read, f"frames with a hand over the board were read as a board: {read}"
 
 
-@pytest.mark.xfail(strict=False, reason="the reader does not meet the issue's targets on photoreal frames yet "
-                                        "(see docs/photoreal.md for the current figures)")
+@pytest.mark.xfail(strict=False, reason="the reader does not meet the issue's targets on photoreal frames yet: "
+                   "dev on 2026-11-25: 0.335% point error, 81.8% of clear frames fully right, 13% refused "
+                   "(over-exposed paper), Brain Hanky calibration fails (white ring like the cloth); "
+                   "docs/photoreal.md has the figures")
 def test_the_issue_targets(result):
-    import photoreal
-
+    photoreal = _harness()
     t = result["totals"]
     failed = [s for s, v in result["setups"].items() if not v["calibrated"]]
     assert not failed, f"calibration failed for {failed}"

@@ -51,22 +51,22 @@ RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying
 # (game, setups, frames per setup, resolution, options)
 SETS = {
     "dev": dict(seed=1001, games=[
-        ("nine-mens-morris", 2, 10, (1280, 720), {}),
-        ("morabaraba", 2, 10, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 2, 10, (1280, 720), {}),
-        ("saba", 2, 10, (1280, 720), {}),
-        ("brain-hanky", 2, 9, (1920, 1080), {}),
+        ("nine-mens-morris", 2, 8, (1280, 720), {}),
+        ("morabaraba", 2, 8, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 2, 8, (1280, 720), {}),
+        ("saba", 2, 8, (1280, 720), {}),
+        ("brain-hanky", 2, 6, (1920, 1080), {}),
     ]),
     "holdout": dict(seed=2002, games=[
-        ("nine-mens-morris", 1, 11, (1280, 720), {}),
-        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 1, 11, (1280, 720), {}),
-        ("saba", 1, 11, (1280, 720), {}),
-        ("brain-hanky", 1, 10, (1920, 1080), {}),
+        ("nine-mens-morris", 1, 6, (1280, 720), {}),
+        ("morabaraba", 1, 6, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 1, 6, (1280, 720), {}),
+        ("saba", 1, 6, (1280, 720), {}),
+        ("brain-hanky", 1, 5, (1920, 1080), {}),
     ]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
-        ("nine-mens-morris", 1, 20, (1280, 720), {}),
+        ("nine-mens-morris", 1, 14, (1280, 720), {}),
     ]),
 }
 
@@ -302,7 +302,7 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
             cal_exposure = d.u(-0.3, 0.4)
             k1 = d.u(-0.12, 0.05)
             pieces_h = max(l["size"][1] for l in looks.values()) if not tex["hanky"] else 0.008
-            base = {"board": setup, "res": [round(r * RES_SCALE) for r in res], "samples": 24 if not tex["hanky"] else 16,
+            base = {"board": setup, "res": [round(r * RES_SCALE) for r in res], "samples": 16 if not tex["hanky"] else 12,
                     "camera": camera, "k1": k1, "game": game_name, "setup": setup, "looks": looks}
 
             def frame(kind, idx, position, lamp, window, world, exposure, hand, **extra):
@@ -318,14 +318,27 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
             frames.append(frame("calibration-empty", 0, {}, cal_lamp, None, cal_world, cal_exposure, None))
             frames.append(frame("calibration-pieces", 0, cal_pos, cal_lamp, None, cal_world, cal_exposure, None))
             if n_frames == "whole" or set_name == "game":
+                if n_frames == "whole":  # a seeded random game that ends in 10-24 steps
+                    for _ in range(500):
+                        grng = random.Random(srng.random())
+                        s, line = game.new(), []
+                        while len(line) < 24 and s.legal_steps():
+                            st = grng.choice(list(s.legal_steps()))
+                            line.append(st)
+                            s = s.play(st)
+                        if not s.legal_steps() and len(line) >= 10:
+                            break
+                    else:
+                        raise RuntimeError(f"no random {game_name} game ended within 24 steps")
+                else:
+                    s, line = game.new(), []
+                    for _ in range(n_frames):
+                        st = srng.choice(list(s.legal_steps()))
+                        line.append(st)
+                        s = s.play(st)
                 s = game.new()
                 steps: list[str] = []
-                most = 40 if n_frames == "whole" else n_frames
-                for i in range(most):
-                    legal = list(s.legal_steps())
-                    if not legal:
-                        break
-                    step = srng.choice(legal)
+                for i, step in enumerate(line):
                     s = s.play(step)
                     steps.append(str(step))
                     lamp = dict(cal_lamp)
@@ -392,7 +405,7 @@ def post(fr: dict, out_dir: Path) -> dict:
     cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, fr["jpeg_quality"]])
     pixels = {s: [round(c, 1) for c in distort_point(p, fr["k1"], f_px, w, h)] for s, p in side["pixels"].items()}
     rec = {k: fr[k] for k in ("game", "setup", "kind", "position", "exposure", "camera", "lamp", "window", "world",
-                              "k1", "noise", "jpeg_quality", "res")}
+                              "k1", "noise", "jpeg_quality", "res", "samples")}
     rec["file"] = fr["name"] + ".jpg"
     rec["hand"] = fr["hand"] is not None
     rec["hand_pose"] = fr["hand"]
@@ -478,6 +491,10 @@ def main(argv=None) -> int:
             save()
             return 1
     save()
+    keep = {out_dir / r["file"] for r in records.values()} | {out_dir / "set.json"}
+    for p in list(out_dir.rglob("*.jpg")):  # frames of an earlier, larger run of this set
+        if p not in keep:
+            p.unlink()
     size = sum(p.stat().st_size for p in out_dir.rglob("*") if p.is_file())
     print(f"{args.set}: {len(records)} frames in {out_dir} ({size / 1e6:.1f} MB), {time.time() - t0:.0f} s")
     return 0
