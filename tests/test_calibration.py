@@ -39,6 +39,8 @@ CAL_SEED = 1000
 
 
 def shoot(game, position, seed: int, size=VGA, *, marked: bool = True, **settings) -> sim.SimFrame:
+    if game.rules.family == "brain-hanky":  # the flat look, as in test_reader (FLAT_HANKY)
+        settings = {"outlines": True, **settings}
     return sim.simulate(sim.simple_scene(game.board, position, markers=marked), seed,
                         sim.CameraSettings(size=size, **settings))
 

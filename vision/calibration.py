@@ -349,10 +349,11 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         pat = cal.family.patterns[kind]
         x, top = rel.base[kind], rel.top[kind]
         empty = cal.empty_look(kind)
-        v = decide(distances(x, empty, T, pat.keep, pat.keep_class, pat.brighter, pat.ordered, top), cal.scale)
+        v = decide(distances(x, empty, T, pat.keep, pat.keep_class, pat.brighter, pat.ordered, top, pat.gain),
+                   cal.scale)
         if in_frame and len(T):
             v = decide(distances(x, empty, adapt(top, T, v), pat.keep, pat.keep_class, pat.brighter, pat.ordered,
-                                 top), cal.scale)
+                                 top, pat.gain), cal.scale)
         out[kind] = (keys, v)
     return out
 

@@ -42,6 +42,11 @@ def _trimmed(diff: np.ndarray, keep: float) -> np.ndarray:
     return part.mean(axis=-1)
 
 
+# A brightening shared by every channel up to this (relative to the board's background) is
+# shading, not a highlight, and counts in full.
+GLINT = 0.1
+
+
 def by_brightness(x: np.ndarray) -> np.ndarray:
     """Each spot's samples (..., K, 3) in order of brightness: what a piece looks like, whatever
     part of it the highlight, the shaded side or the side wall fell on in this view."""
@@ -51,7 +56,7 @@ def by_brightness(x: np.ndarray) -> np.ndarray:
 
 def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
               keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False,
-              top: np.ndarray | None = None) -> np.ndarray:
+              top: np.ndarray | None = None, gain: float = 0.0) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
 
     ``empty`` is either each spot's empty look (n, K, 3) or the pair (lowest, highest) of what
@@ -60,11 +65,12 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
     sheet). A sample inside that range costs nothing; so no sample need be thrown away for the
     lines' sake, and the point's own dot, which a piece hides, keeps counting.
 
-    Against a piece, two allowances for gloss. A lamp's highlight only ever *adds* light, and
-    on a glossy black man it can cover half its top, looking just like white plastic; but the
-    rest of that top stays black, while a white man is light all over. So a sample lighter than
-    a class's look counts ``brighter`` (below 1) times what a darker one does: a black man with
-    a highlight stays nearer black than white. And ``keep_class`` below 1 drops the
+    Against a piece, two allowances for gloss. A lamp's highlight only ever *adds* light, to
+    every channel alike, and on a glossy black man it can cover half its top, looking just like
+    white plastic; but the rest of that top stays black, while a white man is light all over. So
+    the part of a sample's difference that is the same brightening in every channel counts
+    ``brighter`` (below 1) times, the rest in full: a black man with a highlight stays nearer
+    black than white, while cream cloth, lighter than a yellow ring only in blue, does not. And ``keep_class`` below 1 drops the
     worst-matching samples, where the highlight lands differently under every lamp.
 
     ``ordered``: compare a spot's samples with a piece's in order of brightness rather than
@@ -83,8 +89,16 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
         x = x if top is None else top
         if ordered:
             x, templates = by_brightness(x), by_brightness(templates)
-        diff = x[:, None] - templates[None]
+        T = templates[None]
+        if gain > 0:
+            # Each spot may show the piece brighter or darker than calibration did (a faceted
+            # gem turns other facets to the lamp): the class's look is scaled to the spot first.
+            k = np.median(x.sum(axis=-1)[:, None] / np.maximum(templates.sum(axis=-1)[None], 1e-3), axis=-1)
+            T = T * np.clip(k, 1 / (1 + gain), 1 + gain)[..., None, None]
+        diff = x[:, None] - T
         if brighter != 1.0:
+            # A highlight adds the lamp's light to every channel alike: only the brightening all
+            # channels share is discounted; any change of colour counts in full.
             diff = np.where(diff > 0, diff * brighter, -diff)
         else:
             diff = np.abs(diff)

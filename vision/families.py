@@ -54,10 +54,13 @@ class Pattern:
     # Compare with a piece's look in order of brightness, not sample by sample
     # (``classify.distances``): for pieces of one colour all over.
     ordered: bool = False
+    # How much brighter or darker (a share) a piece may look at a spot than at calibration, its
+    # look scaled to fit before comparing (``classify.distances``): for faceted gems.
+    gain: float = 0.0
 
     @staticmethod
     def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, keep: float = 1.0,
-             keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False) -> "Pattern":
+             keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False, gain: float = 0.0) -> "Pattern":
         pts = [(0.0, 0.0)]
         for i in range(1, rings + 1):
             r = radius * i / rings
@@ -65,16 +68,16 @@ class Pattern:
             for k in range(n):
                 a = 2 * math.pi * (k + 0.5 * (i % 2)) / n
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class, brighter, ordered)
+        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class, brighter, ordered, gain)
 
     @staticmethod
-    def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float) -> "Pattern":
+    def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float, **look) -> "Pattern":
         pts = []
         for j, r in enumerate(radii):
             for k in range(per_ring):
                 a = 2 * math.pi * (k + 0.5 * (j % 2)) / per_ring
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius)
+        return Pattern(np.array(pts, np.float64), piece_radius, **look)
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ def rings_and_gems(game) -> Family:
     """Brain Hanky's cloth: hollow rings on points (an annulus over the band), gems on squares."""
     spots, xy, kinds = _spots(game)
     return Family("brain-hanky", spots, xy, kinds, {"ring": HANKY_RING, "gem": HANKY_GEM}, _classes(game),
-                  heights={"ring": RING_HEIGHT, "gem": GEM_HEIGHT},
+                  heights={"ring": RING_HEIGHT},  # a gem is sampled well inside its outline: no lift needed
                   probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
                   probe_threshold=0.15, frame=(800, 600), slack=0.0, shadow_reach=0.3)
 

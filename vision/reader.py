@@ -40,9 +40,10 @@ class Diagnostics:
     deviating_probes: np.ndarray | None = None
     probe_deviation: np.ndarray | None = None
     unknown_spots: list[str] = field(default_factory=list)
-    # "lower" or "raise" when the frame could not be read for its exposure: a camera that lets
-    # itself be set can be stepped that way (``arbiter play`` does).
+    # "lower" or "raise" when the frame's exposure made it unreadable or unsure: a camera that
+    # lets itself be set can be stepped that way (``arbiter play`` does); ``note`` says why.
     exposure: str = ""
+    note: str = ""
 
 
 class BoardReader:
@@ -83,18 +84,19 @@ class BoardReader:
         rel, ratio, raw = read_samples(self.cal, self.layout, image, reg.board_to_image)
         if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
             return Observation.blocked("part of the board is outside the picture")
-        washed = _over_exposed(raw.probes)
-        if washed:
-            self.last.exposure = "lower"
-            return Observation.blocked(f"the picture is over-exposed ({washed:.0%} of the paper shows as pure "
-                                       f"white, so white pieces cannot be told from it): lower the camera's "
-                                       f"exposure (--exposure) or dim the lamp")
         level = float(np.median(raw.probes.mean(axis=1)))
         if level < TOO_DARK:
             self.last.exposure = "raise"
             return Observation.blocked(f"the picture is too dark (the paper at {level:.0f} of 255): add light or "
                                        f"raise the camera's exposure (--exposure)")
         verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
+        washed = self._washed_out(raw.probes)
+        if washed:
+            self.last.exposure = "lower"  # a camera that can be set is stepped down (``arbiter play``)
+            self.last.note = (f"the picture is over-exposed ({washed:.0%} of the paper shows as pure white, so "
+                              f"white pieces cannot be told from it): lower the camera's exposure (--exposure) "
+                              f"or dim the lamp")
+            return Observation.blocked(self.last.note)
         covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
             return Observation.blocked(covered)
@@ -117,6 +119,18 @@ class BoardReader:
         ordered = {s: points[s] for s in self.cal.family.spots}
         return Observation(ordered, self.sees)
 
+    def _washed_out(self, probes: np.ndarray) -> float:
+        """The share of the paper clipped white in every channel, when it is ``OVER_EXPOSED`` or
+        more, else 0.
+
+        Clipped paper hides how light a piece beside it is: a white man and the paper read the
+        same, and the reader's own confidence cannot see it (measured: white men on paper clipped
+        by a doubled exposure read as empty, each 97% sure). So such a frame gives no reading; the
+        play loop steps the camera's exposure down and the next frames read. (Calibration is
+        stricter: it asks for a darker exposure from the start, at two clipped channels.)"""
+        clipped = float(np.mean(np.all(probes >= PAPER_CLIPPED, axis=1)))
+        return clipped if clipped >= OVER_EXPOSED else 0.0
+
     def _shade_ok(self, verdicts) -> np.ndarray:
         """Probes within a standing piece's shadow reach of a spot read as occupied."""
         occupied = np.zeros(len(self.cal.family.spots), bool)
@@ -132,11 +146,6 @@ class BoardReader:
         return verdict.reason
 
 
-def _over_exposed(probes: np.ndarray) -> float:
-    """The share of the paper clipped white in two channels or more, when it is too much to read
-    through (``OVER_EXPOSED``, as calibration uses), else 0."""
-    clipped = float(np.mean(np.sum(probes >= PAPER_CLIPPED, axis=1) >= 2))
-    return clipped if clipped >= OVER_EXPOSED else 0.0
 
 
 def _board_of(cal: Calibration):
