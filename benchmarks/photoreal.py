@@ -293,14 +293,19 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
 
 
 def game_table(res: dict) -> str:
-    head = f"{'setup':14} {'game':18} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} {'to end':>6}"
+    head = (f"{'setup':14} {'game':18} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} "
+            f"{'unclear':>7} {'to end':>6}")
     lines = [head, "-" * len(head)]
     for name, g in res["games"].items():
         lines.append(f"{name:14} {g['game']:18} {g['true_steps']:>5} {g['accepted']:>8} {g['wrong_accepted']:>5} "
-                     f"{g['illegal_frames']:>7} {g['unseen_frames']:>6} {str(g['followed_to_end']):>6}")
+                     f"{g['illegal_frames']:>7} {g['unseen_frames']:>6} {g['unclear_frames']:>7} "
+                     f"{str(g['followed_to_end']):>6}")
         if g["calibration_error"]:
             lines.append(f"  calibration failed: {g['calibration_error']}")
         lines += [f"  {e}" for e in g["events"][:8]]
+    lines.append("steps: true steps; accepted/wrong: steps the referee accepted, those not the true step; illegal, "
+                 "unseen, unclear: frames the referee called so (each frame shown 3 times); to end: its record is "
+                 "the whole true game")
     return "\n".join(lines)
 
 
