@@ -51,18 +51,18 @@ RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying
 # (game, setups, frames per setup, resolution, options)
 SETS = {
     "dev": dict(seed=1001, games=[
-        ("nine-mens-morris", 2, 8, (1280, 720), {}),
-        ("morabaraba", 2, 8, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 2, 8, (1280, 720), {}),
-        ("saba", 2, 8, (1280, 720), {}),
-        ("brain-hanky", 2, 6, (1920, 1080), {}),
+        ("nine-mens-morris", 2, 11, (1280, 720), {}),
+        ("morabaraba", 2, 11, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 2, 11, (1280, 720), {}),
+        ("saba", 2, 11, (1280, 720), {}),
+        ("brain-hanky", 2, 9, (1920, 1080), {}),
     ]),
     "holdout": dict(seed=2002, games=[
-        ("nine-mens-morris", 1, 6, (1280, 720), {}),
-        ("morabaraba", 1, 6, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 1, 6, (1280, 720), {}),
-        ("saba", 1, 6, (1280, 720), {}),
-        ("brain-hanky", 1, 5, (1920, 1080), {}),
+        ("nine-mens-morris", 1, 11, (1280, 720), {}),
+        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 1, 11, (1280, 720), {}),
+        ("saba", 1, 11, (1280, 720), {}),
+        ("brain-hanky", 1, 9, (1920, 1080), {}),
     ]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
