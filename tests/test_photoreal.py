@@ -74,24 +74,31 @@ def test_the_evaluation_runs(result, meta):
     assert not [f for f in result["frames"] if f.get("crash")], "the reader crashed on a frame"
 
 
-# Hand frames the current reader reads as a board. tapatan-0/f08: a hovering hand's finger lies
-# over a7 (and the top-left marker); the finger is read as a white man and no probe flags it.
-KNOWN_HAND_READ = {"tapatan-0/f08.jpg"}
-
-
 def _hand_frames_read(result):
     return {f["file"] for f in result["frames"] if f.get("hand") and f.get("occluded") is False}
 
 
-def test_no_new_hand_frame_is_read_as_a_board(result):
-    new = _hand_frames_read(result) - KNOWN_HAND_READ
-    assert not new, f"frames with a hand over the board were read as a board: {sorted(new)}"
-
-
-@pytest.mark.xfail(strict=False, reason="tapatan-0/f08 (a finger over a7 read as a white man) is read as a board")
 def test_no_hand_frame_is_read_as_a_board(result):
+    """Never a board read with a hand over it. (tapatan-0/f08, a finger over a7 and the corner
+    marker, read as a white man until the reader checked where missing markers should be.)"""
     read = _hand_frames_read(result)
     assert not read, f"frames with a hand over the board were read as a board: {sorted(read)}"
+
+
+def test_htjb_reads_no_worse_than_measured(result):
+    """The HTJB games on the dev set read at least as well as this reader was measured to
+    (2026-11-25: 0.25% of points wrong, 83% of clear frames fully right, 12.5% refused, nearly
+    all as over-exposed; the reader before issue 11 got 10.4%, 51% and 16%): a change that
+    makes the reader worse on real-looking frames fails here, not only on the simulator."""
+    games = [g for name, g in result["games"].items() if not name.startswith("brain-hanky")]
+    read = sum(g["spots_read"] for g in games)
+    wrong = sum(g["spots_wrong"] for g in games)
+    clear = sum(g["clear"] for g in games)
+    right = sum(g["right"] for g in games)
+    refused = sum(g["refused"] for g in games)
+    assert 100.0 * wrong / read <= 0.4, (wrong, read)
+    assert 100.0 * right / clear >= 80.0, (right, clear)
+    assert 100.0 * refused / clear <= 15.0, (refused, clear)
 
 
 @pytest.mark.xfail(strict=False, reason="the reader does not meet the issue's targets on photoreal frames yet: "

@@ -24,6 +24,7 @@ import numpy as np
 from engine.core import Piece
 from engine.observation import Observation, Reading
 
+from . import markers as mk
 from . import registration as rg
 
 from .calibration import OVER_EXPOSED, PAPER_CLIPPED, TOO_DARK, Calibration, classify_all, read_samples
@@ -61,6 +62,8 @@ class BoardReader:
         self.probe_count = probe_count
         self.last = Diagnostics()
         self._hands = HandCheck.of(calibration, self.probe_threshold, probe_count)
+        self._markers = mk.marker_layout(self.board)
+        self._last_view: dict | None = None  # the last board this reader read (``_hidden_marker``)
         fam = calibration.family
         d = np.linalg.norm(calibration.probes[:, None, :] - fam.xy[None, :, :], axis=2)
         self._shadow_reach = d <= fam.shadow_reach  # (P, N): probe within a piece's shadow of the spot
@@ -117,7 +120,12 @@ class BoardReader:
             return Observation.blocked(f"something unexpected on {', '.join(sorted(unknown)[:6])}"
                                        f"{'...' if len(unknown) > 6 else ''} (a hand, or a piece off its point)")
         ordered = {s: points[s] for s in self.cal.family.spots}
-        return Observation(ordered, self.sees)
+        obs = Observation(ordered, self.sees)
+        hidden = self._hidden_marker(reg, image, obs)
+        if hidden:
+            return Observation.blocked(hidden)
+        self._last_view = obs.view()
+        return obs
 
     def _washed_out(self, probes: np.ndarray) -> float:
         """The share of the paper clipped white in every channel, when it is ``OVER_EXPOSED`` or
@@ -130,6 +138,30 @@ class BoardReader:
         stricter: it asks for a darker exposure from the start, at two clipped channels.)"""
         clipped = float(np.mean(np.all(probes >= PAPER_CLIPPED, axis=1)))
         return clipped if clipped >= OVER_EXPOSED else 0.0
+
+    def _hidden_marker(self, reg: rg.Registration, image: np.ndarray, obs: Observation) -> str:
+        """A reason when a marker the fit did without is covered and the cover may reach the board.
+
+        A hand reaching across a corner hides its marker; the fit goes on with the other three
+        (or the last good one), and a pale hand under a bright lamp can look like the paper to
+        the probes, and like a white man on the corner point. The place where a missing marker
+        should be is known: straightened out, it still shows the marker's pattern when the
+        detector merely missed it (blur, a steep view). When it does not, something covers it:
+        a cup on the corner is harmless, a hand is not. So the frame is read only if the spots
+        near that corner read as they did in the last frame this reader read (a reader that has
+        read none refuses): a cup changes nothing there, a hand does."""
+        if not reg.method.startswith("markers"):
+            return ""
+        for m in self._markers:
+            if m.id in reg.markers_seen or marker_likeness(image, reg.board_to_image, m) >= MARKER_LIKE:
+                continue
+            d = np.linalg.norm(self.cal.family.xy - np.asarray(m.centre), axis=1)
+            near = [self.cal.family.spots[i] for i in np.flatnonzero(d <= d.min() + MARKER_REACH)]
+            now = obs.view()
+            if self._last_view is None or any(now[s] != self._last_view.get(s) for s in near):
+                return f"something is over the board near {near[int(np.argmin(d[d <= d.min() + MARKER_REACH]))]}, " \
+                       f"covering a corner marker (a hand or arm?)"
+        return ""
 
     def _shade_ok(self, verdicts) -> np.ndarray:
         """Probes within a standing piece's shadow reach of a spot read as occupied."""
@@ -146,6 +178,37 @@ class BoardReader:
         return verdict.reason
 
 
+
+
+# How much a missing marker's place must still look like its pattern (normalised correlation)
+# for the frame to be read: seen markers score 0.8-0.95; a hand or a card over one, below 0.3.
+MARKER_LIKE = 0.5
+_MARKER_PX = 48  # the straightened marker's side, pixels
+# Spots this much (board units) further from a covered marker than the nearest one may be under
+# what covers it, and must read unchanged.
+MARKER_REACH = 1.0
+
+
+def marker_likeness(image: np.ndarray, H: np.ndarray, marker) -> float:
+    """How much the picture where ``marker`` should be (through board -> image homography ``H``,
+    straightened to a square) looks like the marker's own black-and-white pattern: the best
+    normalised correlation over the four turns and shifts of up to one cell (the fit may be a
+    few pixels off at a corner it did not see, with lens distortion)."""
+    import cv2
+
+    corners = np.asarray(marker.corners(), np.float64)
+    src = cv2.perspectiveTransform(corners[None], H)[0].astype(np.float32)
+    s, m = _MARKER_PX, _MARKER_PX // 6  # one cell of margin all round
+    dst = np.array([(m, m), (s + m, m), (s + m, s + m), (m, s + m)], np.float32)
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    seen = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), (s + 2 * m, s + 2 * m),
+                               flags=cv2.INTER_AREA, borderValue=0).astype(np.float32)
+    want = cv2.aruco.generateImageMarker(mk.dictionary(), marker.id, s).astype(np.float32)
+    best = 0.0
+    for k in range(4):  # whichever way round the print turned it
+        score = cv2.matchTemplate(seen, np.ascontiguousarray(np.rot90(want, k)), cv2.TM_CCOEFF_NORMED)
+        best = max(best, float(np.nanmax(score)))
+    return best
 
 
 def _board_of(cal: Calibration):
