@@ -510,7 +510,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     # The empty spots of the pieces picture are a second look at a known board: how far they
     # lie from their empty look is how far a right answer lies under this camera's noise.
     if seen:
-        cal.scale = float(np.clip(np.percentile(seen, 75), 0.015, 0.08))
+        cal.scale = float(np.clip(np.percentile(seen, 50), 0.01, 0.08))
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
     say("calibration checked")
     return cal
