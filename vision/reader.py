@@ -2,14 +2,20 @@
 
 Per frame the reader
 
-1. locates the board (its markers every frame, so a bumped camera is followed; or the fixed
+1. locates the board (its markers every frame, looked for first where the last fit put them,
+   so a bumped camera is followed and one or two covered markers are bridged; or the fixed
    position found at calibration);
-2. fetches the spot samples and background probes (``vision.sampling``) and takes the light out;
-3. looks for anything over the board: probes that no longer look like the board's background
-   after the light is accounted for (a hand, an arm, its shadow), or a spot that looks like
-   neither the empty board nor any piece. Either makes the frame *occluded*: it yields no
-   reading at all, because a half-covered board read as a board is how a referee goes wrong;
-4. classifies every spot against the empty board and the learned piece classes.
+2. fetches the spot samples (at each spot, and where a standing piece's top is seen from this
+   slanted camera) and the background probes (``vision.sampling``), and takes the light out;
+3. refuses a frame too dark, or with its paper clipped white, saying which way the camera's
+   exposure should go (``Diagnostics.exposure``; ``arbiter play`` steps a camera that allows it);
+4. classifies every spot against the empty board and the learned piece classes, allowing for
+   glossy highlights, and gives each spot its class probabilities (``vision.classify``);
+5. looks for anything over the board: probes that no longer look like the board's background
+   after the light is accounted for (a hand, an arm, its shadow; a standing piece's shadow is
+   excused), a spot that looks like neither the empty board nor any piece, or a corner marker
+   covered while the spots beside it changed. Any of these makes the frame *occluded*: it yields
+   no reading at all, because a half-covered board read as a board is how a referee goes wrong.
 
 It never raises for a bad frame: an unreadable image, a board out of view or a covered marker
 all come back as an occluded ``Observation`` whose ``reason`` says what is wrong.
