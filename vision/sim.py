@@ -233,8 +233,17 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     return scene
 
 
+def _by_name(item) -> str:
+    return str(item[0])
+
+
 def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[ScenePiece, ...]:
-    """The pieces of ``position`` as solids, sized as the flat renderer draws them at ``ppu``."""
+    """The pieces of ``position`` as solids, sized as the flat renderer draws them at ``ppu``.
+
+    In order of their spots' names, whatever order ``position`` came in: each piece takes its
+    own random draws (gloss, highlight) in this order, and a position rebuilt from a set (as the
+    simulated table caches its frames) would otherwise pair pieces and draws differently in each
+    process, as Python's string hashing changes."""
     from . import render
 
     out = []
@@ -245,7 +254,7 @@ def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[Scene
         ring_r = max(5, round(0.135 * ppu)) / ppu
         band = max(3, round(0.065 * ppu)) / ppu
         gem_r = max(4, round(0.12 * ppu)) / ppu
-        for name, piece in position.items():
+        for name, piece in sorted(position.items(), key=_by_name):
             owner, kind = rh._owner_and_kind(piece, "ring" if name in hboard.graph.coords else "gem")
             colour = tuple(int(v) for v in rh._side_colours(owner)[kind])
             xy, web = rh._spot(hboard, name)
@@ -259,7 +268,7 @@ def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[Scene
     k = ppu / render.DEFAULT_STYLE.unit_px
     r_px = max(4, round(render.DEFAULT_STYLE.piece_radius * k))
     r = r_px / ppu
-    for name, piece in position.items():
+    for name, piece in sorted(position.items(), key=_by_name):
         if name not in board.coords:
             raise ValueError(f"position names point {name!r} that board {board.name} does not have")
         owner, kind = render._owner_and_kind(piece)
