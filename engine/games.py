@@ -223,7 +223,7 @@ def _saba_specs() -> tuple[GameSpec, ...]:
             f"kuruka-{name}", f"Kuruka {word}: {word} where a jumped man is captured and jumps chain; capture every man",
             "mills", MillSettings("saba", men, **_KURUKA), (TEAMS, MOVE_CAP), _mill_options))
         out.append(GameSpec(
-            f"lazima-{name}", f"Lazima {word}: Kuruka {word} where jumping is mandatory unless a pillar can be formed",
+            f"lazima-{name}", f"Lazima {word}: Kuruka {word} in which a player who can jump must, except to make a pillar",
             "mills", MillSettings("saba", men, jump_mandatory=True, **_KURUKA), (TEAMS, MOVE_CAP), _mill_options))
     return tuple(out)
 

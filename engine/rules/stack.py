@@ -16,7 +16,7 @@ Tresillo) and is what a camera sees. A round of play:
   reserve, the rest are kept as captured. A move that uncovers another colour's chip and so
   completes a Tresillo for that colour gives it "second priority": after the mover's own
   removal, that colour removes a stack too, if its Tresillo still stands.
-- **Unable to play**: the turn is lost and the next colour plays.
+- **No step to make**: that colour is skipped, and play passes to the following colour.
 - **End of the round**: when every reserve is empty and one colour (one team in team play) tops
   every stack, or by ``impasse`` (a call the players make when no colour can dominate; the chips
   on the board are then left uncounted).
@@ -551,7 +551,7 @@ class StackState(StateBase):
             if legal:
                 break
             if self.active[self.seat]:
-                events.append(f"{rules.colour_name(self.seat + 1)} cannot play: the turn is lost")
+                events.append(f"{rules.colour_name(self.seat + 1)} has no step and is skipped")
             self.seat = self._next_seat(self.seat)
         else:
             self.events = tuple(events)
