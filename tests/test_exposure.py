@@ -524,6 +524,7 @@ def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
 
     class Cam:
         gain = 3.0  # too bright until lowered twice
+        exposure_refused = None
 
         def read(self):
             img = np.clip(shots[1].astype(np.float32) * self.gain, 0, 255).astype(np.uint8)

@@ -35,7 +35,7 @@ from . import registration as rg
 from . import sampling
 from .classify import adapt, class_gap, decide, distances
 from .families import Family, family_for
-from .occlusion import HandCheck
+from .occlusion import HandCheck, shadow_reach
 
 FORMAT = "arbiter-calibration"
 VERSION = 1
@@ -349,11 +349,10 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         pat = cal.family.patterns[kind]
         x, top = rel.base[kind], rel.top[kind]
         empty = cal.empty_look(kind)
-        v = decide(distances(x, empty, T, pat.keep, pat.keep_class, pat.brighter, pat.ordered, top, pat.gain),
-                   cal.scale)
+        v = decide(distances(x, empty, T, pat.keep_class, pat.brighter, pat.ordered, top), cal.scale)
         if in_frame and len(T):
-            v = decide(distances(x, empty, adapt(top, T, v), pat.keep, pat.keep_class, pat.brighter, pat.ordered,
-                                 top, pat.gain), cal.scale)
+            v = decide(distances(x, empty, adapt(top, T, v), pat.keep_class, pat.brighter, pat.ordered,
+                                 top), cal.scale)
         out[kind] = (keys, v)
     return out
 
@@ -439,7 +438,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     rel, ratio, _s = read_samples(cal, layout, pieces_image, H_pieces)
     _check_exposure("pieces", _s.probes)
     occupied = np.array([family.spots[i] in position for i in range(len(family.spots))], bool)
-    near = np.linalg.norm(probes[:, None, :] - family.xy[None, :, :], axis=2) <= family.shadow_reach
+    near = shadow_reach(probes, family)
     over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1)).reason  # pieces cast shadows
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
@@ -535,12 +534,17 @@ def _envelope(layout: sampling.Layout, image: np.ndarray, H: np.ndarray, backgro
     return {k: (lo[k], hi[k]) for k in empty}
 
 
+def clipped(colours: np.ndarray, channels: int = 2) -> np.ndarray:
+    """Per colour (..., 3): paper clipped white, at least ``channels`` channels at the top."""
+    return np.sum(colours >= PAPER_CLIPPED, axis=-1) >= channels
+
+
 def _paper_clipped_round(image: np.ndarray, H: np.ndarray, xy: np.ndarray, radius: float = 0.5) -> bool:
     """Is the paper clipped white on most of a ring ``radius`` board units round ``xy``?"""
     a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ring = xy + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
     colours = sampling.fetch(image, sampling.project(H, ring))
-    return bool(np.mean(np.sum(colours >= PAPER_CLIPPED, axis=1) >= 2) >= 0.5)
+    return bool(np.mean(clipped(colours)) >= 0.5)
 
 
 def _check_exposure(label: str, probes: np.ndarray) -> None:
@@ -548,9 +552,9 @@ def _check_exposure(label: str, probes: np.ndarray) -> None:
 
     Automatic exposure over a white print often pushes the paper to 255: then a white piece, the
     paper and a lamp's highlight all read the same, and no light model can bring them apart."""
-    clipped = float(np.mean(np.sum(probes >= PAPER_CLIPPED, axis=1) >= 2))  # two channels at the top
-    if clipped >= OVER_EXPOSED:
-        raise ExposureError(f"the {label} picture is over-exposed: {clipped:.0%} of the paper between the points "
+    share = float(np.mean(clipped(probes)))
+    if share >= OVER_EXPOSED:
+        raise ExposureError(f"the {label} picture is over-exposed: {share:.0%} of the paper between the points "
                             f"shows as pure white, so white pieces cannot be told from it; lower the camera's "
                             f"exposure (arbiter calibrate --exposure, or the camera's own settings) or dim the "
                             f"lamp, and calibrate again", "lower")

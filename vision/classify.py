@@ -7,8 +7,10 @@ so one threshold serves every light. The distance is the mean absolute differenc
 and channel: a number near 0 for a match, about 0.3 or more between a white chip and the board.
 
 The confidence compares the best and second-best distances: 1 when the best is far ahead, 0
-when two explanations fit equally. A best distance above ``unknown`` means nothing fits (a
-finger, a coin, a piece pushed off its point).
+when two explanations fit equally; ``probabilities`` turns the distances into a likelihood per
+class for the referee. A best distance above ``unknown`` means nothing fits (a finger, a coin,
+a piece pushed off its point). How gloss, parallax and a slightly misplaced print are allowed
+for is in ``distances``.
 """
 
 from __future__ import annotations
@@ -33,18 +35,13 @@ class Verdicts:
 def _trimmed(diff: np.ndarray, keep: float) -> np.ndarray:
     """Mean over the best ``keep`` share of samples of the per-sample mean |difference|.
 
-    Used for the empty look only: a thin line a pixel off its place spoils a few samples, while
-    a piece or a finger changes most of them, so dropping the worst samples keeps the first
-    from mattering while the second still does."""
+    Used against a piece's look: a highlight spoils a few samples, in a different place under
+    every lamp, while another piece changes most of them; dropping the worst samples keeps the
+    first from mattering while the second still does."""
     per_sample = diff.mean(axis=-1)
     k = max(1, int(round(per_sample.shape[-1] * keep)))
     part = np.partition(per_sample, k - 1, axis=-1)[..., :k]
     return part.mean(axis=-1)
-
-
-# A brightening shared by every channel up to this (relative to the board's background) is
-# shading, not a highlight, and counts in full.
-GLINT = 0.1
 
 
 def by_brightness(x: np.ndarray) -> np.ndarray:
@@ -54,9 +51,8 @@ def by_brightness(x: np.ndarray) -> np.ndarray:
     return np.take_along_axis(x, order[..., None], axis=-2)
 
 
-def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
-              keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False,
-              top: np.ndarray | None = None, gain: float = 0.0) -> np.ndarray:
+def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False,
+              top: np.ndarray | None = None) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
 
     ``empty`` is either each spot's empty look (n, K, 3) or the pair (lowest, highest) of what
@@ -65,13 +61,14 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
     sheet). A sample inside that range costs nothing; so no sample need be thrown away for the
     lines' sake, and the point's own dot, which a piece hides, keeps counting.
 
-    Against a piece, two allowances for gloss. A lamp's highlight only ever *adds* light, to
-    every channel alike, and on a glossy black man it can cover half its top, looking just like
-    white plastic; but the rest of that top stays black, while a white man is light all over. So
-    the part of a sample's difference that is the same brightening in every channel counts
-    ``brighter`` (below 1) times, the rest in full: a black man with a highlight stays nearer
-    black than white, while cream cloth, lighter than a yellow ring only in blue, does not. And ``keep_class`` below 1 drops the
-    worst-matching samples, where the highlight lands differently under every lamp.
+    Against a piece, two allowances for gloss. A lamp's highlight only ever *adds* light, and on
+    a glossy black man it can cover half its top, looking just like white plastic; but the rest
+    of that top stays black, while a white man is light all over. So a sample (channel by
+    channel) lighter than a class's look counts ``brighter`` (below 1) times what a darker one
+    does: a black man with a highlight stays nearer black than white. (Not for Brain Hanky's
+    rings: the cream cloth is lighter than a yellow ring in blue, and would pass for one.) And
+    ``keep_class`` below 1 drops the worst-matching samples, where the highlight lands
+    differently under every lamp.
 
     ``ordered``: compare a spot's samples with a piece's in order of brightness rather than
     place by place. A piece is one colour all over, but where its highlight, its shaded side and
@@ -82,23 +79,15 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep: float = 1.0,
     with the pieces; ``x`` (at the spot itself) is then compared with the empty look only."""
     if isinstance(empty, tuple):  # (lo, hi): the empty look's range under a small misplacement
         lo, hi = empty
-        d_empty = _trimmed(np.maximum(lo - x, 0) + np.maximum(x - hi, 0), keep)
+        d_empty = (np.maximum(lo - x, 0) + np.maximum(x - hi, 0)).mean(axis=(-2, -1))
     else:
-        d_empty = _trimmed(np.abs(x - empty), keep)
+        d_empty = np.abs(x - empty).mean(axis=(-2, -1))
     if len(templates):
         x = x if top is None else top
         if ordered:
             x, templates = by_brightness(x), by_brightness(templates)
-        T = templates[None]
-        if gain > 0:
-            # Each spot may show the piece brighter or darker than calibration did (a faceted
-            # gem turns other facets to the lamp): the class's look is scaled to the spot first.
-            k = np.median(x.sum(axis=-1)[:, None] / np.maximum(templates.sum(axis=-1)[None], 1e-3), axis=-1)
-            T = T * np.clip(k, 1 / (1 + gain), 1 + gain)[..., None, None]
-        diff = x[:, None] - T
+        diff = x[:, None] - templates[None]
         if brighter != 1.0:
-            # A highlight adds the lamp's light to every channel alike: only the brightening all
-            # channels share is discounted; any change of colour counts in full.
             diff = np.where(diff > 0, diff * brighter, -diff)
         else:
             diff = np.abs(diff)

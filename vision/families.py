@@ -40,11 +40,6 @@ class Pattern:
 
     offsets: np.ndarray  # (K, 2) float64
     piece_radius: float  # how far from the centre a piece on this spot reaches
-    # The share of samples the empty look is compared over (the best-matching ones): below 1
-    # where the empty spot's fine lines may land a pixel off and a piece is far from the empty
-    # look anyway (HTJB men); 1 where the lines crossing the spot are what tells it from a
-    # piece of nearly the board's colour (a white ring on the cream cloth).
-    keep: float = 1.0
     # The share of samples a piece's look is compared over (``vision.classify.distances``): below
     # 1 for glossy pieces, whose highlight spoils a different part of the piece under each lamp.
     keep_class: float = 1.0
@@ -54,13 +49,10 @@ class Pattern:
     # Compare with a piece's look in order of brightness, not sample by sample
     # (``classify.distances``): for pieces of one colour all over.
     ordered: bool = False
-    # How much brighter or darker (a share) a piece may look at a spot than at calibration, its
-    # look scaled to fit before comparing (``classify.distances``): for faceted gems.
-    gain: float = 0.0
 
     @staticmethod
-    def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, keep: float = 1.0,
-             keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False, gain: float = 0.0) -> "Pattern":
+    def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6,
+             keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False) -> "Pattern":
         pts = [(0.0, 0.0)]
         for i in range(1, rings + 1):
             r = radius * i / rings
@@ -68,7 +60,7 @@ class Pattern:
             for k in range(n):
                 a = 2 * math.pi * (k + 0.5 * (i % 2)) / n
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius, keep, keep_class, brighter, ordered, gain)
+        return Pattern(np.array(pts, np.float64), piece_radius, keep_class, brighter, ordered)
 
     @staticmethod
     def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float, **look) -> "Pattern":
@@ -136,7 +128,7 @@ class Family:
 # Piece heights, board units: HTJB men are about 5 mm tall on 22.5 mm units; Brain Hanky rings
 # about 6 mm and gems about 9 mm on 93 mm cells.
 MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.065, 0.1
-HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep=1.0, keep_class=0.85, brighter=0.25, ordered=True)
+HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True)
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
 HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
 

@@ -29,6 +29,12 @@ class ProbeVerdict:
     deviating: np.ndarray
 
 
+def shadow_reach(probes: np.ndarray, family) -> np.ndarray:
+    """(P, N): whether each probe lies within a standing piece's shadow reach of each spot
+    (``Family.shadow_reach``), where a darkening that keeps the paper's colour is no hand."""
+    return np.linalg.norm(probes[:, None, :] - family.xy[None, :, :], axis=2) <= family.shadow_reach
+
+
 class HandCheck:
     """The probe neighbourhoods of one calibration, built once; ``check(ratio)`` per frame."""
 

@@ -33,8 +33,8 @@ from engine.observation import Observation, Reading
 from . import markers as mk
 from . import registration as rg
 
-from .calibration import OVER_EXPOSED, PAPER_CLIPPED, TOO_DARK, Calibration, classify_all, read_samples
-from .occlusion import HandCheck
+from .calibration import OVER_EXPOSED, TOO_DARK, Calibration, classify_all, clipped, read_samples
+from .occlusion import HandCheck, shadow_reach
 
 
 @dataclass
@@ -70,9 +70,7 @@ class BoardReader:
         self._hands = HandCheck.of(calibration, self.probe_threshold, probe_count)
         self._markers = mk.marker_layout(self.board)
         self._last_view: dict | None = None  # the last board this reader read (``_hidden_marker``)
-        fam = calibration.family
-        d = np.linalg.norm(calibration.probes[:, None, :] - fam.xy[None, :, :], axis=2)
-        self._shadow_reach = d <= fam.shadow_reach  # (P, N): probe within a piece's shadow of the spot
+        self._shadow_reach = shadow_reach(calibration.probes, calibration.family)  # (P, N)
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
 
@@ -98,7 +96,6 @@ class BoardReader:
             self.last.exposure = "raise"
             return Observation.blocked(f"the picture is too dark (the paper at {level:.0f} of 255): add light or "
                                        f"raise the camera's exposure (--exposure)")
-        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
         washed = self._washed_out(raw.probes)
         if washed:
             self.last.exposure = "lower"  # a camera that can be set is stepped down (``arbiter play``)
@@ -106,6 +103,7 @@ class BoardReader:
                               f"white pieces cannot be told from it): lower the camera's exposure (--exposure) "
                               f"or dim the lamp")
             return Observation.blocked(self.last.note)
+        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
         covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
             return Observation.blocked(covered)
@@ -142,8 +140,8 @@ class BoardReader:
         by a doubled exposure read as empty, each 97% sure). So such a frame gives no reading; the
         play loop steps the camera's exposure down and the next frames read. (Calibration is
         stricter: it asks for a darker exposure from the start, at two clipped channels.)"""
-        clipped = float(np.mean(np.all(probes >= PAPER_CLIPPED, axis=1)))
-        return clipped if clipped >= OVER_EXPOSED else 0.0
+        share = float(np.mean(clipped(probes, channels=3)))
+        return share if share >= OVER_EXPOSED else 0.0
 
     def _hidden_marker(self, reg: rg.Registration, image: np.ndarray, obs: Observation) -> str:
         """A reason when a marker the fit did without is covered and the cover may reach the board.
@@ -159,14 +157,15 @@ class BoardReader:
         if not reg.method.startswith("markers"):
             return ""
         for m in self._markers:
-            if m.id in reg.markers_seen or marker_likeness(image, reg.board_to_image, m) >= MARKER_LIKE:
+            if m.id in reg.markers_seen or rg.marker_likeness(image, reg.board_to_image, m) >= MARKER_LIKE:
                 continue
+            spots = self.cal.family.spots
             d = np.linalg.norm(self.cal.family.xy - np.asarray(m.centre), axis=1)
-            near = [self.cal.family.spots[i] for i in np.flatnonzero(d <= d.min() + MARKER_REACH)]
+            near = [spots[i] for i in np.flatnonzero(d <= d.min() + MARKER_REACH)]
             now = obs.view()
             if self._last_view is None or any(now[s] != self._last_view.get(s) for s in near):
-                return f"something is over the board near {near[int(np.argmin(d[d <= d.min() + MARKER_REACH]))]}, " \
-                       f"covering a corner marker (a hand or arm?)"
+                return (f"something is over the board near {spots[int(np.argmin(d))]}, covering a corner marker "
+                        f"(a hand or arm?)")
         return ""
 
     def _shade_ok(self, verdicts) -> np.ndarray:
@@ -189,32 +188,9 @@ class BoardReader:
 # How much a missing marker's place must still look like its pattern (normalised correlation)
 # for the frame to be read: seen markers score 0.8-0.95; a hand or a card over one, below 0.3.
 MARKER_LIKE = 0.5
-_MARKER_PX = 48  # the straightened marker's side, pixels
 # Spots this much (board units) further from a covered marker than the nearest one may be under
 # what covers it, and must read unchanged.
 MARKER_REACH = 1.0
-
-
-def marker_likeness(image: np.ndarray, H: np.ndarray, marker) -> float:
-    """How much the picture where ``marker`` should be (through board -> image homography ``H``,
-    straightened to a square) looks like the marker's own black-and-white pattern: the best
-    normalised correlation over the four turns and shifts of up to one cell (the fit may be a
-    few pixels off at a corner it did not see, with lens distortion)."""
-    import cv2
-
-    corners = np.asarray(marker.corners(), np.float64)
-    src = cv2.perspectiveTransform(corners[None], H)[0].astype(np.float32)
-    s, m = _MARKER_PX, _MARKER_PX // 6  # one cell of margin all round
-    dst = np.array([(m, m), (s + m, m), (s + m, s + m), (m, s + m)], np.float32)
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    seen = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), (s + 2 * m, s + 2 * m),
-                               flags=cv2.INTER_AREA, borderValue=0).astype(np.float32)
-    want = cv2.aruco.generateImageMarker(mk.dictionary(), marker.id, s).astype(np.float32)
-    best = 0.0
-    for k in range(4):  # whichever way round the print turned it
-        score = cv2.matchTemplate(seen, np.ascontiguousarray(np.rot90(want, k)), cv2.TM_CCOEFF_NORMED)
-        best = max(best, float(np.nanmax(score)))
-    return best
 
 
 def _board_of(cal: Calibration):

@@ -141,13 +141,11 @@ def _side(quad: np.ndarray) -> float:
     return float(np.mean(np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)))
 
 
-def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """Markers found by a closer look at each expected place: ``want`` id -> the (4, 2) corners
-    where it should be. A crop round the place (a marker's side of slack each way), enlarged
-    so the marker is about 64 px a side, contrast stretched (then CLAHE if that fails); only the
-    expected id, its centre within a marker's side of the expected centre, is accepted."""
+def _places(grey: np.ndarray, want: dict[int, np.ndarray]):
+    """For each expected marker (``want``: id -> the (4, 2) corners where it should be), in the
+    frame: (id, its side, its centre, the crop round it with a marker's side of slack each way,
+    the crop's top-left corner). Places off the frame or too small to look at are skipped."""
     h, w = grey.shape
-    out: dict[int, np.ndarray] = {}
     for mid, quad in want.items():
         if not np.all(np.isfinite(quad)):
             continue
@@ -158,14 +156,21 @@ def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.n
         reach = float(np.max(np.abs(quad - centre))) + max(side, 12.0)
         x0, y0 = max(int(centre[0] - reach), 0), max(int(centre[1] - reach), 0)
         x1, y1 = min(int(centre[0] + reach) + 1, w), min(int(centre[1] + reach) + 1, h)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            continue
-        crop = grey[y0:y1, x0:x1]
+        if x1 - x0 >= 8 and y1 - y0 >= 8:
+            yield mid, side, centre, grey[y0:y1, x0:x1], (x0, y0)
+
+
+def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Markers found by a closer look at each expected place (``_places``): the crop enlarged so
+    the marker is about 64 px a side, contrast stretched (then CLAHE if that fails); only the
+    expected id, its centre within a marker's side of the expected centre, is accepted."""
+    out: dict[int, np.ndarray] = {}
+    for mid, side, centre, crop, origin in _places(grey, want):
         scale = float(np.clip(64.0 / side, 1.0, 4.0))
         if scale > 1.0:
             crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         for look in (_stretch, _CLAHE.apply):
-            hits = [c for i, c in _detect(look(crop), "crop", scale, (x0, y0)) if i == mid]
+            hits = [c for i, c in _detect(look(crop), "crop", scale, origin) if i == mid]
             hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side]
             if hits:
                 out[mid] = min(hits, key=lambda c: np.linalg.norm(c.mean(axis=0) - centre))
@@ -174,22 +179,12 @@ def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.n
 
 
 def _near(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """The markers found by a plain look at a crop round each expected place (``want``: id ->
-    corners where the last fit puts it): for a camera that has not moved, four small looks cost a
-    fraction of one over the whole frame. Only the expected id near its place counts."""
-    h, w = grey.shape
+    """The markers found by a plain look at each expected place (``_places``; ``want`` from the
+    last fit): for a camera that has not moved, four small looks cost a fraction of one over
+    the whole frame. Only the expected id within half a side of its place counts."""
     out: dict[int, np.ndarray] = {}
-    for mid, quad in want.items():
-        if not np.all(np.isfinite(quad)):
-            continue
-        side = _side(quad)
-        centre = quad.mean(axis=0)
-        reach = float(np.max(np.abs(quad - centre))) + max(side, 12.0)
-        x0, y0 = max(int(centre[0] - reach), 0), max(int(centre[1] - reach), 0)
-        x1, y1 = min(int(centre[0] + reach) + 1, w), min(int(centre[1] + reach) + 1, h)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            continue
-        hits = [c for i, c in _detect(grey[y0:y1, x0:x1], "frame", 1.0, (x0, y0)) if i == mid]
+    for mid, side, centre, crop, origin in _places(grey, want):
+        hits = [c for i, c in _detect(crop, "frame", 1.0, origin) if i == mid]
         hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side / 2]
         if hits:
             out[mid] = hits[0]
@@ -240,6 +235,29 @@ def detect_markers(image: np.ndarray, board=None, hint: np.ndarray | None = None
         predicted = _predict(H, {i: layout[i] for i in missing})
         found.update(_look_again(grey, predicted))
     return found
+
+
+_MARKER_PX = 48  # a straightened marker's side, pixels (``marker_likeness``)
+
+
+def marker_likeness(image: np.ndarray, H: np.ndarray, marker) -> float:
+    """How much the picture where ``marker`` should be (through board -> image homography ``H``,
+    straightened to a square) looks like the marker's own black-and-white pattern: the best
+    normalised correlation over the four turns and shifts of up to one cell (the fit may be a
+    few pixels off at a corner it did not see, with lens distortion)."""
+    corners = np.asarray(marker.corners(), np.float64)
+    src = cv2.perspectiveTransform(corners[None], H)[0].astype(np.float32)
+    s, m = _MARKER_PX, _MARKER_PX // 6  # one cell of margin all round
+    dst = np.array([(m, m), (s + m, m), (s + m, s + m), (m, s + m)], np.float32)
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    seen = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), (s + 2 * m, s + 2 * m),
+                               flags=cv2.INTER_AREA, borderValue=0).astype(np.float32)
+    want = cv2.aruco.generateImageMarker(mk.dictionary(), marker.id, s).astype(np.float32)
+    best = 0.0
+    for k in range(4):  # whichever way round the print turned it
+        score = cv2.matchTemplate(seen, np.ascontiguousarray(np.rot90(want, k)), cv2.TM_CCOEFF_NORMED)
+        best = max(best, float(np.nanmax(score)))
+    return best
 
 
 def _fit(board_pts: np.ndarray, image_pts: np.ndarray) -> tuple[np.ndarray, float]:

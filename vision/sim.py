@@ -841,6 +841,16 @@ def _draw_gem(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u) -
     out[:] = out * (1 - a_sil[..., None]) + col * a_sil[..., None]
 
 
+def _swept_box(a, b, reach: float, W: int, H: int) -> tuple[int, int, int, int] | None:
+    """(c0, c1, r0, r1): the pixels within ``reach`` of the segment from ``a`` to ``b``, clipped
+    to a W x H image; None when that is empty."""
+    c0 = max(0, int(math.floor(min(a[0], b[0]) - reach)))
+    c1 = min(W, int(math.ceil(max(a[0], b[0]) + reach)) + 1)
+    r0 = max(0, int(math.floor(min(a[1], b[1]) - reach)))
+    r1 = min(H, int(math.ceil(max(a[1], b[1]) + reach)) + 1)
+    return None if c0 >= c1 or r0 >= r1 else (c0, c1, r0, r1)
+
+
 def _shadow_masks(pieces, cast: np.ndarray, contact: np.ndarray, shift) -> None:
     """Rasterise each piece's cast shadow (its outline swept away from the lamp by its height)
     and its contact shadow (its foot) into the two masks, maximum-combined."""
@@ -848,13 +858,10 @@ def _shadow_masks(pieces, cast: np.ndarray, contact: np.ndarray, shift) -> None:
     for base, r, band, kind, h in pieces:
         s = np.asarray(shift) * h
         far = (base[0] + s[0], base[1] + s[1])
-        m = 3.0
-        c0 = max(0, int(math.floor(min(base[0], far[0]) - r - m)))
-        c1 = min(W, int(math.ceil(max(base[0], far[0]) + r + m)) + 1)
-        r0 = max(0, int(math.floor(min(base[1], far[1]) - r - m)))
-        r1 = min(H, int(math.ceil(max(base[1], far[1]) + r + m)) + 1)
-        if c0 >= c1 or r0 >= r1:
+        box = _swept_box(base, far, r + 3.0, W, H)
+        if box is None:
             continue
+        c0, c1, r0, r1 = box
         yy, xx = np.mgrid[r0:r1, c0:c1].astype(np.float32)
         if kind == "gem":
             sh = _cov(_swept_diamond_sd(xx, yy, base, far, r, r))
@@ -908,13 +915,10 @@ def _solid_pieces(scene: Scene, rng: np.random.Generator, settings: CameraSettin
     for i in order:
         piece, base, top, r, h, k, u = placed[i]
         rt = r * k
-        m = 3.0 + (0.2 * rt if piece.kind == "gem" else 0.0)
-        c0 = max(0, int(math.floor(min(base[0], top[0]) - rt - m)))
-        c1 = min(W, int(math.ceil(max(base[0], top[0]) + rt + m)) + 1)
-        r0 = max(0, int(math.floor(min(base[1], top[1]) - rt - m)))
-        r1 = min(H, int(math.ceil(max(base[1], top[1]) + rt + m)) + 1)
-        if c0 >= c1 or r0 >= r1:
+        box = _swept_box(base, top, rt + 3.0 + (0.2 * rt if piece.kind == "gem" else 0.0), W, H)
+        if box is None:
             continue
+        c0, c1, r0, r1 = box
         yy, xx = np.mgrid[r0:r1, c0:c1].astype(np.float32)
         out = img[r0:r1, c0:c1]
         b, t = (float(base[0]), float(base[1])), (float(top[0]), float(top[1]))

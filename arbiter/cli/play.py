@@ -71,9 +71,8 @@ class CameraReader:
         if frame.image is None:
             return Observation.blocked(frame.problem or "no picture from the camera")
         obs = self.reader.read(frame.image)
-        change = getattr(getattr(self.reader, "last", None), "exposure", "")
-        if change:
-            self._step_exposure(change)
+        if self.reader.last.exposure:
+            self._step_exposure(self.reader.last.exposure)
         return obs
 
     def _step_exposure(self, change: str) -> None:
@@ -83,9 +82,7 @@ class CameraReader:
         if self._stepped_at is not None and now - self._stepped_at < self.EXPOSURE_STEP_S:
             return
         self._stepped_at = now
-        adjust = getattr(self.camera, "adjust_exposure", None)
-        done = adjust(change) if adjust is not None else None
-        self.exposure_note = done or (getattr(self.camera, "exposure_refused", None) or "")
+        self.exposure_note = self.camera.adjust_exposure(change) or self.camera.exposure_refused or ""
 
 
 class KeyboardButtons:
