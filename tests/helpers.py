@@ -1,4 +1,5 @@
-"""Shared helpers for the rulebook-driven rule tests (tests/test_rules_*.py).
+"""Shared helpers for the rulebook-driven rule tests (tests/test_rules_*.py), and one for the
+camera tests (covering a printed board's corner markers in a simulated frame).
 
 Positions are only ever reached by legal play from the start of a game: there is no position
 editor, so every helper here plays step texts one at a time and reports which step was refused.
@@ -87,4 +88,22 @@ def interleave(first: Iterable[str], second: Iterable[str]) -> list[str]:
             out.append(a[i])
         if i < len(b):
             out.append(b[i])
+    return out
+
+
+def cover_markers(image, frame, board, ids, colour, grow: float):
+    """``image`` (a picture of ``frame``, a ``vision.sim.SimFrame``) with the corner markers
+    ``ids`` painted over in ``colour``, ``grow`` times their size (so part of their quiet zone
+    too), as a cup, a card or a sleeve would hide them."""
+    import cv2
+    import numpy as np
+
+    from vision import markers
+
+    out = image.copy()
+    for m in markers.marker_layout(board):
+        if m.id in ids:
+            c = np.array(m.centre)
+            quad = c + (m.corners().astype(np.float64) - c) * grow
+            cv2.fillConvexPoly(out, np.round(frame.project(quad)).astype(np.int32), colour)
     return out

@@ -85,6 +85,22 @@ def test_no_hand_frame_is_read_as_a_board(result):
     assert not read, f"frames with a hand over the board were read as a board: {sorted(read)}"
 
 
+def test_whole_photoreal_games_through_the_referee_accept_no_wrong_step():
+    """The issue's "through the referee, over whole simulated games rendered photoreal: no wrong
+    step ever accepted": the ``game`` set's frames in order through the real ``Referee``. Every
+    step the referee accepts is the true one, it calls no frame illegal, and it follows the whole
+    tapatan game to its end (measured 2026-11-25: tapatan 15 of 15, nine men's morris 13 of 14,
+    the last still unclear when the frames end)."""
+    res = _harness().evaluate_game(DEV.parent / "game")
+    assert res["games"], "no game setups"
+    for name, g in res["games"].items():
+        assert not g["calibration_error"], (name, g["calibration_error"])
+        assert g["wrong_accepted"] == 0, (name, g["events"])
+        assert g["illegal_frames"] == 0, (name, g["events"])
+        assert g["final_history"] >= g["true_steps"] - 1, (name, g["final_history"], g["true_steps"])
+    assert res["games"]["tapatan-0"]["followed_to_end"]
+
+
 def test_htjb_reads_no_worse_than_measured(result):
     """The HTJB games on the dev set read at least as well as this reader was measured to
     (2026-11-25: 0.25% of points wrong, 83% of clear frames fully right, 12.5% refused, nearly

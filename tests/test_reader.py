@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import engine
+import helpers
 from engine.core import Piece
 from engine.observation import Observation, spots_of, view
 from vision import markers, sim
@@ -271,13 +272,7 @@ def test_frame_wrapper_is_accepted(readers, vga_frame):
 def cover_markers(frame: sim.SimFrame, board, ids, colour=(250, 250, 250)) -> np.ndarray:
     """The frame with the markers ``ids`` painted over (their quiet zone too), as a sleeve or a
     cup would hide them."""
-    image = frame.image.copy()
-    for m in markers.marker_layout(board):
-        if m.id in ids:
-            c = np.array(m.centre)
-            corners = c + (m.corners().astype(np.float64) - c) * 1.5
-            cv2.fillConvexPoly(image, np.round(frame.project(corners)).astype(np.int32), colour)
-    return image
+    return helpers.cover_markers(frame.image, frame, board, ids, colour, 1.5)
 
 
 @pytest.fixture(scope="module")

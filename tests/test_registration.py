@@ -4,6 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
+import helpers
 from engine.boards import board
 from vision import markers as mk
 from vision.registration import (RegistrationError, RegistrationTracker, detect_markers,
@@ -160,13 +161,7 @@ def sim_frame(b, seed, **settings):
 
 def paint_over(image, frame, b, ids, colour=(128, 128, 128)):
     """``image`` with a grey card laid over the markers ``ids`` (and most of their quiet zone)."""
-    out = image.copy()
-    for m in mk.marker_layout(b):
-        if m.id in ids:
-            c = np.array(m.centre)
-            quad = c + (m.corners().astype(np.float64) - c) * 1.4
-            cv2.fillConvexPoly(out, np.round(frame.project(quad)).astype(np.int32), colour)
-    return out
+    return helpers.cover_markers(image, frame, b, ids, colour, 1.4)
 
 
 def next_frame(image, seed):
