@@ -71,15 +71,27 @@ def truth(rec) -> dict[str, Piece]:
     return {s: Piece(o, k) for s, (o, k) in rec["position"].items()}
 
 
+def board_label(s: dict) -> str:
+    """How a setup's board is reported: its game, and for a print on a coloured cloth that cloth
+    (Brain Hanky on the blue cloth ``arbiter print-board`` prints, beside the white print)."""
+    cloth = (s["empty"] or {}).get("cloth")
+    return f"{s['game']} ({cloth} cloth)" if cloth else s["game"]
+
+
 def setups(meta) -> dict[str, dict]:
-    """{setup: {"game", "empty", "pieces", "frames": [...]}} in set order."""
+    """{setup: {"game", "empty", "pieces", "frames": [...], "stepped": {frame file: record}}} in
+    set order. ``stepped``: the same scene one stop darker (``make_set.stepped``), what the
+    camera shows after ``arbiter play`` has stepped its exposure down."""
     out: dict[str, dict] = {}
     for rec in meta["frames"]:
-        s = out.setdefault(rec["setup"], {"game": rec["game"], "empty": None, "pieces": None, "frames": []})
+        s = out.setdefault(rec["setup"], {"game": rec["game"], "empty": None, "pieces": None, "frames": [],
+                                          "stepped": {}})
         if rec["kind"] == "calibration-empty":
             s["empty"] = rec
         elif rec["kind"] == "calibration-pieces":
             s["pieces"] = rec
+        elif rec["kind"] == "frame-stepped":
+            s["stepped"][rec["stepped_from"] + ".jpg"] = rec
         else:
             s["frames"].append(rec)
     return out
@@ -117,10 +129,13 @@ def evaluate(set_dir, *, progress=None) -> dict:
     per_frame: list[dict] = []
     for name, s in setups(meta).items():
         game = engine.load(s["game"])
-        g = games.setdefault(s["game"], {"setups": 0, "calibrated": 0, "frames": 0, "clear": 0, "clear_read": 0,
+        label = board_label(s)
+        g = games.setdefault(label, {"setups": 0, "calibrated": 0, "frames": 0, "clear": 0, "clear_read": 0,
                                          "spots_read": 0, "spots_wrong": 0, "right": 0, "refused": 0,
                                          "refused_reasons": Counter(), "hand": 0, "hand_read": 0,
-                                         "hand_refused": 0, "ms": [], "uncalibrated_frames": 0, "crashes": 0})
+                                         "hand_refused": 0, "ms": [], "uncalibrated_frames": 0, "crashes": 0,
+                                         "stepped": 0, "stepped_right": 0, "stepped_refused": 0,
+                                         "stepped_spots": 0, "stepped_wrong": 0, "no_step": 0})
         g["setups"] += 1
         t = time.perf_counter()
         cal, err = calibrate_setup(meta["dir"], game, s)
@@ -157,6 +172,13 @@ def evaluate(set_dir, *, progress=None) -> dict:
                 if obs.occluded:
                     g["refused"] += 1
                     g["refused_reasons"][_reason_kind(obs.reason)] += 1
+                    if reader.last.exposure == "lower":
+                        # as in play: the camera is stepped down a stop and the next frame read
+                        twin = s["stepped"].get(rec["file"])
+                        if twin is None:
+                            g["no_step"] += 1
+                        else:
+                            row["stepped"] = _score_step(g, reader.read(load_image(meta["dir"], twin)), truth(twin))
                 else:
                     g["clear_read"] += 1
                     want = truth(rec)
@@ -176,21 +198,52 @@ def evaluate(set_dir, *, progress=None) -> dict:
         g["point_err"] = 100.0 * g["spots_wrong"] / g["spots_read"] if g["spots_read"] else None
         g["right_pct"] = 100.0 * g["right"] / g["clear"] if g["clear"] else None
         g["refused_pct"] = 100.0 * g["refused"] / g["clear"] if g["clear"] else None
+        g["after_step"] = _after_step(g)
         g["refused_reasons"] = dict(g["refused_reasons"].most_common())
     return {"set": meta.get("set", Path(set_dir).name), "dir": str(set_dir), "complete": meta.get("complete", True),
             "games": games, "setups": per_setup, "frames": per_frame, "totals": _totals(games)}
+
+
+def _score_step(g: dict, obs, want: dict) -> str:
+    """Count a frame read after one exposure step: "right", "refused" or "wrong"."""
+    g["stepped"] += 1
+    if obs.occluded:
+        g["stepped_refused"] += 1
+        return "refused"
+    wrong = sum(reading.piece != want.get(spot) for spot, reading in obs.points.items())
+    g["stepped_spots"] += len(obs.points)
+    g["stepped_wrong"] += wrong
+    g["stepped_right"] += not wrong
+    return "wrong" if wrong else "right"
+
+
+def _after_step(g: dict) -> dict:
+    """A game's figures when every frame refused as over-exposed is followed by the same scene
+    one stop darker (what ``arbiter play`` does with a camera that can be set): that frame's
+    reading stands for it. Frames without a stepped twin keep their refusal."""
+    spots = g["spots_read"] + g["stepped_spots"]
+    wrong = g["spots_wrong"] + g["stepped_wrong"]
+    right = g["right"] + g["stepped_right"]
+    refused = g["refused"] - g["stepped"] + g["stepped_refused"]
+    clear = g["clear"]
+    return {"point_err": 100.0 * wrong / spots if spots else None,
+            "right_pct": 100.0 * right / clear if clear else None,
+            "refused": refused, "refused_pct": 100.0 * refused / clear if clear else None,
+            "stepped": g["stepped"]}
 
 
 def _totals(games: dict) -> dict:
     t = defaultdict(float)
     for g in games.values():
         for k in ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "setups", "calibrated",
-                  "frames", "crashes"):
+                  "frames", "crashes", "stepped", "stepped_right", "stepped_refused", "stepped_spots", "stepped_wrong",
+                  "no_step"):
             t[k] += g[k]
     t = dict(t)
     t["point_err"] = 100.0 * t["spots_wrong"] / t["spots_read"] if t["spots_read"] else None
     t["right_pct"] = 100.0 * t["right"] / t["clear"] if t["clear"] else None
     t["refused_pct"] = 100.0 * t["refused"] / t["clear"] if t["clear"] else None
+    t["after_step"] = _after_step(t)
     return t
 
 
@@ -203,7 +256,7 @@ def fmt(v, spec=".1f") -> str:
 
 
 def table(res: dict) -> str:
-    head = (f"{'game':18} {'setups':>6} {'cal ok':>6} {'clear':>5} {'pt err %':>9} {'right %':>8} {'refused':>9} "
+    head = (f"{'game':30} {'setups':>6} {'cal ok':>6} {'clear':>5} {'pt err %':>9} {'right %':>8} {'refused':>9} "
             f"{'hand read':>9} {'ms med':>7} {'ms p99':>7}   simulator (err %, right %)")
     lines = [f"set {res['set']} ({res['dir']})" + ("" if res["complete"] else "  [set incomplete]"), head,
              "-" * len(head)]
@@ -211,13 +264,22 @@ def table(res: dict) -> str:
         fam = "brain-hanky" if name.startswith("brain-hanky") else "htjb"
         sim = SIMULATOR[fam] if name != "all" else None
         lines.append(
-            f"{name:18} {int(g['setups']):>6} {int(g['calibrated']):>6} {int(g['clear']):>5} "
+            f"{name:30} {int(g['setups']):>6} {int(g['calibrated']):>6} {int(g['clear']):>5} "
             f"{fmt(g['point_err'], '.3f'):>9} {fmt(g['right_pct']):>8} "
             f"{int(g['refused']):>3} ({fmt(g['refused_pct'], '.0f')}%) "
             f"{int(g['hand_read']):>3}/{int(g['hand']):<5} {fmt(g.get('ms_med')):>7} {fmt(g.get('ms_p99')):>7}   "
             + (f"{sim['point_err']:.3f}, {sim['right']:.0f}" if sim else ""))
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
                  f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
+    if res["totals"].get("stepped") or res["totals"].get("no_step"):
+        lines.append("after one exposure step (each frame refused as over-exposed replaced by the same scene one "
+                     "stop darker, as `arbiter play` steps the camera):")
+        for name, g in list(res["games"].items()) + [("all", res["totals"])]:
+            a = g["after_step"]
+            lines.append(f"  {name:30} stepped {int(a['stepped']):>3}   pt err {fmt(a['point_err'], '.3f'):>7} %   "
+                         f"right {fmt(a['right_pct']):>5} %   refused {int(a['refused']):>3} "
+                         f"({fmt(a['refused_pct'], '.0f')}%)"
+                         + (f"   ({int(g['no_step'])} refused frames have no stepped twin)" if g.get("no_step") else ""))
     fails = [(k, v["error"]) for k, v in res["setups"].items() if not v["calibrated"]]
     if fails:
         lines.append("calibration failures:")
@@ -293,7 +355,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
 
 
 def game_table(res: dict) -> str:
-    head = (f"{'setup':14} {'game':18} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} "
+    head = (f"{'setup':14} {'game':30} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} "
             f"{'unclear':>7} {'to end':>6}")
     lines = [head, "-" * len(head)]
     for name, g in res["games"].items():

@@ -4,7 +4,7 @@ Run: ``make bench-vision`` (or ``python benchmarks/vision.py [--frames N] [--qui
 
 What is measured, so the numbers mean what they say:
 - Each row is one game (so one board family: HTJB men on several boards, Brain Hanky rings and
-  gems) at one camera resolution. It is calibrated once, exactly as a user would: the empty
+  gems, on the blue cloth ``arbiter print-board`` prints) at one camera resolution. It is calibrated once, exactly as a user would: the empty
   board and the ``calibration_layout`` pieces picture, both from one seeded camera.
 - Frames: every frame has its own seed, so its own camera pose, lens, light, noise and JPEG
   quality (``vision.sim.CameraSettings()`` defaults), and its own position: a random game
@@ -56,6 +56,7 @@ from vision import sim  # noqa: E402
 from vision.docs_pictures import random_position  # noqa: E402
 from vision.calibration import CalibrationError, calibrate, calibration_layout  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
+from vision.render_hanky import PRINT_CLOTH  # noqa: E402  (the boards as `arbiter print-board` prints them)
 
 # One game per board: every board the engine has, and both Brain Hanky piece sets.
 GAMES = ("nine-mens-morris", "morabaraba", "seven-mens-morris", "six-mens-morris", "tapatan", "jare",
@@ -89,7 +90,7 @@ def make_frame(job: Job):
     cv2.setNumThreads(1)
     game = engine.load(job.game)
     position = random_position(game, job.seed, MOVE_CAP)
-    frame = sim.simulate(sim.simple_scene(game.board, position), job.seed,
+    frame = sim.simulate(sim.simple_scene(game.board, position, cloth=PRINT_CLOTH), job.seed,
                          sim.CameraSettings(size=job.size, hand=job.hand))
     return frame.image, frozenset(frame.occluded_points), position
 
@@ -135,8 +136,8 @@ def run_row(game_name: str, size: tuple[int, int], count: int, first_seed: int, 
     row = Row(game_name, game.board.name, size)
     layout, _ = calibration_layout(game)
     settings = sim.CameraSettings(size=size)
-    empty = sim.simulate(sim.simple_scene(game.board, {}), CAL_SEED, settings).image
-    pieces = sim.simulate(sim.simple_scene(game.board, layout), CAL_SEED, settings).image
+    empty = sim.simulate(sim.simple_scene(game.board, {}, cloth=PRINT_CLOTH), CAL_SEED, settings).image
+    pieces = sim.simulate(sim.simple_scene(game.board, layout, cloth=PRINT_CLOTH), CAL_SEED, settings).image
     try:
         reader = BoardReader(calibrate(game, empty, pieces, position=layout))
     except CalibrationError as exc:

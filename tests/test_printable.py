@@ -87,8 +87,8 @@ def test_lines_at_edge_midpoints_and_points_where_the_layout_says(printed):
     if hboard is None:
         colour_of = lambda a: LINE  # noqa: E731
     else:
-        from vision.render_hanky import WEB_COLOURS
-        colour_of = lambda a: WEB_COLOURS[hboard.point_web[a]]  # noqa: E731
+        from vision.render_hanky import CLOTHS, PRINT_CLOTH
+        colour_of = lambda a: CLOTHS[PRINT_CLOTH].webs[hboard.point_web[a]]  # noqa: E731
     period = board.period
     # On Brain Hanky a bridge of one web crosses one of the other at its midpoint (the orange on
     # top), so the line is looked for a little off the middle there.
@@ -216,3 +216,56 @@ def test_print_board_command(tmp_path):
     assert out.exit_code == 0 and (tmp_path / "board.points.json").exists()
     bad = runner.invoke(main, ["print-board", "chess", "--out", str(pdf)])
     assert bad.exit_code == 2 and "unknown game" in bad.output
+
+
+def test_brain_hanky_prints_on_a_blue_cloth_that_every_piece_stands_out_from():
+    """The default Brain Hanky print has a mid-grey ground under the whole play area (the markers
+    keep white paper round them), and every piece colour differs from that ground by far more
+    than from the white print: white rings and silver gems are what a camera could not tell
+    from a light cloth."""
+    from engine.boards import brain_hanky_board
+    from vision.render_hanky import CLOTHS, HANKY_COLOURS, PRINT_CLOTH
+
+    assert PRINT_CLOTH == "blue"
+    image, layout = render_printable("brain-hanky", 30, labels=False)
+    ground = np.array(CLOTHS["blue"].background)
+    # a spot in the middle of an orange square's island of cloth, and the paper by a marker
+    c, r = layout.to_pixel((0.5, 0.5))
+    assert np.abs(image[round(r), round(c)].astype(int) - ground).max() <= 2
+    m = layout.marker_pixel_corners()
+    corner = next(iter(m.values()))[0]
+    assert tuple(image[round(corner[1]) - 3, round(corner[0]) - 3]) == (255, 255, 255)
+    for side in (1, 2):
+        for kind in ("ring", "gem"):
+            piece = np.array(HANKY_COLOURS[side][kind])
+            assert np.abs(piece - ground).mean() > 40, (side, kind)
+    # the white print is the board as it was before the cloth: no ground at all
+    white, _ = render_printable("brain-hanky", 30, labels=False, cloth="white")
+    assert tuple(white[round(r), round(c)]) == (255, 255, 255)
+    # HTJB boards ignore the cloth; an unknown cloth is a clear error
+    a, _ = render_printable("morris9", 50, cloth="white")
+    b, _ = render_printable("morris9", 50)
+    assert np.array_equal(a, b)
+    with pytest.raises(ValueError, match="unknown cloth 'tartan': choose one of blue, white"):
+        render_printable("brain-hanky", 30, cloth="tartan")
+    assert brain_hanky_board(6, False, None).size == 6
+
+
+def test_print_board_cloth_option(tmp_path):
+    from click.testing import CliRunner
+
+    from arbiter.cli import main
+
+    runner = CliRunner()
+    out = runner.invoke(main, ["print-board", "brain-hanky", "--out", str(tmp_path / "w.png"), "--dpi", "50",
+                               "--cloth", "white"])
+    assert out.exit_code == 0, out.output
+    import cv2
+
+    img = cv2.imread(str(tmp_path / "w.png"))
+    assert img is not None and img.reshape(-1, 3).min(axis=1).mean() > 200  # mostly white paper
+    out = runner.invoke(main, ["print-board", "brain-hanky", "--out", str(tmp_path / "s.png"), "--dpi", "50"])
+    img = cv2.imread(str(tmp_path / "s.png"))
+    assert out.exit_code == 0 and img.reshape(-1, 3).min(axis=1).mean() < 160  # mostly blue
+    bad = runner.invoke(main, ["print-board", "brain-hanky", "--out", str(tmp_path / "x.png"), "--cloth", "red"])
+    assert bad.exit_code == 2 and "blue" in bad.output

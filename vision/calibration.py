@@ -33,7 +33,7 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling
-from .classify import adapt, class_gap, decide, distances
+from .classify import Verdicts, adapt, class_gap, decide, distances, follow_split, split_pair
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -349,10 +349,16 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         pat = cal.family.patterns[kind]
         x, top = rel.base[kind], rel.top[kind]
         empty = cal.empty_look(kind)
-        v = decide(distances(x, empty, T, pat.keep_class, pat.brighter, pat.ordered, top), cal.scale)
+        v = decide(distances(x, empty, T, top=top, **pat.look()), cal.scale)
         if in_frame and len(T):
-            v = decide(distances(x, empty, adapt(top, T, v), pat.keep_class, pat.brighter, pat.ordered,
-                                 top), cal.scale)
+            split = split_pair(top, v, T, pat.split_band) if pat.split else None
+            if split is not None:
+                # the pieces' own groups: the templates follow them, and they name each piece
+                v = Verdicts(split, v.best, v.second, np.where(split >= 0, 1.0, v.confidence), v.probs)
+            d = distances(x, empty, adapt(top, T, v, ordered=pat.ordered), top=top, **pat.look())
+            v = decide(d, cal.scale)
+            if split is not None:
+                v = follow_split(v, split, d)
         out[kind] = (keys, v)
     return out
 
@@ -471,17 +477,20 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
             close = [family.spots[i] for i, v in zip(idx, d) if v < ALIKE]
             if close:
                 raise CalibrationError(f"a {family.class_name(*key)} looks like the empty board at "
-                                       f"{', '.join(close[:6])}: use pieces that stand out from the board")
+                                       f"{', '.join(close[:6])}: use pieces that stand out from the board"
+                                       f"{family.contrast_hint.format(game=game.name)}")
     for kind in layout.groups:
         keys, T = cal.class_templates(kind)
         pat = family.patterns[kind]
         for a in range(len(keys)):
             for b in range(a + 1, len(keys)):
-                d = class_gap(T[a], T[b], pat.keep_class, pat.brighter, pat.ordered)
+                d = class_gap(T[a], T[b], **pat.look())
                 if d < ALIKE:
                     raise CalibrationError(f"the {family.class_name(*keys[a])} and the {family.class_name(*keys[b])} "
                                            f"look too alike to this camera (difference {d:.2f}): use more light, "
                                            f"less colour cast, or pieces of clearer colours")
+    if any(p.slack_most > family.slack for p in family.patterns.values()):
+        cal.envelope = _widest_envelope(cal, layout, empty_image, H_empty, rel, occupied)
 
     say("checking that every spot reads correctly")
     worst = 0.0
@@ -513,6 +522,32 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
     say("calibration checked")
     return cal
+
+
+def _widest_envelope(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H: np.ndarray,
+                     rel: sampling.Relative, occupied: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per kind, the empty look's range at the pattern's ``slack_most`` when that still leaves
+    every piece of the pieces picture twice ``ALIKE`` or more from it at its spot (measured:
+    white rings on the cream cloth 0.08 at 0.03 units, on the blue cloth 0.18-0.36); else the
+    family's own.
+
+    Tolerance for a line landing a pixel off costs nothing on a board whose pieces differ from
+    it a lot (Brain Hanky's rings on the blue cloth, where the saturated webs are several times
+    the ground and a pixel of blur moves them far); on the light cloth a white ring differs from
+    it only by its rim, which the same tolerance would swallow. The pieces picture says which."""
+    fam = cal.family
+    out = dict(cal.envelope)
+    for k, idx in layout.groups.items():
+        most = fam.patterns[k].slack_most
+        rows = occupied[idx]
+        if most <= fam.slack or not rows.any():
+            continue
+        lo, hi = _envelope(layout, image, H, cal.background, cal.empty, most)[k]
+        x = rel.base[k][rows]
+        d = (np.maximum(lo[rows] - x, 0) + np.maximum(x - hi[rows], 0)).mean(axis=(1, 2))
+        if d.min() >= 2 * ALIKE:
+            out[k] = (lo, hi)
+    return out
 
 
 def _envelope(layout: sampling.Layout, image: np.ndarray, H: np.ndarray, background: np.ndarray,

@@ -52,7 +52,8 @@ def by_brightness(x: np.ndarray) -> np.ndarray:
 
 
 def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False,
-              top: np.ndarray | None = None) -> np.ndarray:
+              top: np.ndarray | None = None, relative: bool = False, chroma: bool = False,
+              hue_weight: float = 0.0, shade: float = 0.0) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
 
     ``empty`` is either each spot's empty look (n, K, 3) or the pair (lowest, highest) of what
@@ -79,11 +80,22 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1
     with the pieces; ``x`` (at the spot itself) is then compared with the empty look only."""
     if isinstance(empty, tuple):  # (lo, hi): the empty look's range under a small misplacement
         lo, hi = empty
-        d_empty = (np.maximum(lo - x, 0) + np.maximum(x - hi, 0)).mean(axis=(-2, -1))
+        xe = x
+        if shade:
+            # a neighbour's shadow dims an empty spot evenly and keeps its colour: undo up to
+            # ``shade`` of darkening, as far as the spot's median sample says it is darker
+            gain = np.median(x / np.maximum((lo + hi) / 2, 1e-3), axis=(-2, -1))
+            xe = x / np.clip(gain, 1.0 - shade, 1.0)[:, None, None]
+        d_empty = (np.maximum(lo - xe, 0) + np.maximum(xe - hi, 0)).mean(axis=(-2, -1))
     else:
         d_empty = np.abs(x - empty).mean(axis=(-2, -1))
     if len(templates):
         x = x if top is None else top
+        if chroma:
+            d = np.concatenate([d_empty[:, None], _by_hue(x, templates, keep_class)], axis=1)
+            return np.where(np.isfinite(d), d, np.inf)
+        if hue_weight:
+            d_hue = np.abs(hue(x.mean(axis=-2))[:, None] - hue(templates.mean(axis=-2))[None]).mean(axis=-1)
         if ordered:
             x, templates = by_brightness(x), by_brightness(templates)
         diff = x[:, None] - templates[None]
@@ -92,20 +104,50 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1
         else:
             diff = np.abs(diff)
         d_cls = _trimmed(diff, keep_class)
+        if relative:
+            d_cls = d_cls / np.maximum(1.0, templates.mean(axis=(-2, -1)))[None]
+        if hue_weight:
+            d_cls = d_cls + hue_weight * d_hue
     else:
         d_cls = np.zeros((len(x), 0))
     d = np.concatenate([d_empty[:, None], d_cls], axis=1)
     return np.where(np.isfinite(d), d, np.inf)
 
 
-def class_gap(a: np.ndarray, b: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0,
-              ordered: bool = False) -> float:
+def hue(x: np.ndarray) -> np.ndarray:
+    """A colour with its brightness divided out (channels summing to 3)."""
+    return 3 * x / np.maximum(x.sum(axis=-1, keepdims=True), 0.05)
+
+
+# How much a difference in brightness (log of the ratio) adds to a hue difference for a metal
+# gem: enough that the empty cloth, several times lighter than a gem's facets, never passes for
+# a gem of its hue; little enough that a lamp that darkens or lights every facet leaves the gem.
+GEM_BRIGHTNESS = 0.3
+
+
+def _by_hue(x: np.ndarray, templates: np.ndarray, keep: float) -> np.ndarray:
+    """(n, c) distances of metal pieces: the hue of each spot's darker ``keep`` share of samples
+    against each class's, plus ``GEM_BRIGHTNESS`` x how much lighter or darker they are.
+
+    A metal gem is a mirror: where its facets show the lamp they are clipped white whatever the
+    metal, and which facets do that changes with every lamp. The rest show the room tinted by
+    the metal, gold warmer than silver; that tint is what tells them apart."""
+    k = max(1, int(round(x.shape[-2] * keep)))
+    xm = by_brightness(x)[..., :k, :].mean(axis=-2)  # (n, 3)
+    tm = by_brightness(templates)[..., :k, :].mean(axis=-2)  # (c, 3)
+    d_hue = np.abs(hue(xm)[:, None] - hue(tm)[None]).mean(axis=-1)
+    lx = np.log(np.maximum(xm.mean(axis=-1), 1e-3))
+    lt = np.log(np.maximum(tm.mean(axis=-1), 1e-3))
+    return d_hue + GEM_BRIGHTNESS * np.abs(lx[:, None] - lt[None])
+
+
+def class_gap(a: np.ndarray, b: np.ndarray, **look) -> float:
     """How far apart two piece looks (K, 3) are as the classifier measures it, averaged over the
     two directions (a lighter look counts less against a darker class than the other way round,
     see ``distances``): what calibration checks before it trusts the classes apart."""
     empty = np.zeros_like(a)[None]
-    ab = distances(a[None], empty, b[None], keep_class=keep_class, brighter=brighter, ordered=ordered)[0, 1]
-    ba = distances(b[None], empty, a[None], keep_class=keep_class, brighter=brighter, ordered=ordered)[0, 1]
+    ab = distances(a[None], empty, b[None], **look)[0, 1]
+    ba = distances(b[None], empty, a[None], **look)[0, 1]
     return float((ab + ba) / 2)
 
 
@@ -132,7 +174,7 @@ def decide(d: np.ndarray, scale: float = 0.03) -> Verdicts:
 
 
 def adapt(x: np.ndarray, templates: np.ndarray, v: Verdicts, *, min_members: int = 2, sure: float = 0.5,
-          max_shift: float = 0.35) -> np.ndarray:
+          max_shift: float = 0.35, ordered: bool = False) -> np.ndarray:
     """The class templates moved by how this frame's clearly read pieces of each class differ.
 
     The light model (``vision.sampling``) is measured on the flat paper; pieces stand up from it
@@ -140,11 +182,92 @@ def adapt(x: np.ndarray, templates: np.ndarray, v: Verdicts, *, min_members: int
     paper's. The pieces of one class in one frame share that change: each class's template is
     shifted by the median colour difference of the pieces confidently read as it (at least
     ``min_members`` of them), and the frame is then classified again. Pieces are judged against
-    each other in the same light, not only against the calibration pictures."""
+    each other in the same light, not only against the calibration pictures.
+
+    ``ordered``: the pattern is compared in order of brightness (``distances``), so the
+    difference is taken in that order too; place by place, a ring's highlight or shaded side
+    falling elsewhere than at calibration would pass for a change of colour. The shift is at
+    most ``max_shift`` times the template's brightness (at least 1): a white ring on a dark
+    cloth is several times the ground, and its changes are in proportion."""
     out = np.array(templates, copy=True)
+    xs, ts = (by_brightness(x), by_brightness(templates)) if ordered else (x, templates)
     for c in range(len(templates)):
         members = (v.choice == c) & (v.confidence >= sure)
         if members.sum() >= min_members:
-            per_spot = np.median(x[members] - templates[c][None], axis=1)  # (m, 3)
-            out[c] = templates[c] + np.clip(np.median(per_spot, axis=0), -max_shift, max_shift)
+            per_spot = np.median(xs[members] - ts[c][None], axis=1)  # (m, 3)
+            cap = max_shift * max(1.0, float(templates[c].mean()))
+            out[c] = templates[c] + np.clip(np.median(per_spot, axis=0), -cap, cap)
     return out
+
+
+# How many times the usual step between neighbouring values the cut between two groups must be.
+SPLIT_JUMP = 8.0
+
+
+def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[float, float] = (0.0, 1.0),
+               gap: float = 0.2) -> np.ndarray | None:
+    """For a kind with two piece classes: each occupied spot's class found by splitting this
+    frame's pieces in two along the hue that tells the two looks apart; None when the frame
+    does not show two clear groups (then the templates decide).
+
+    The look of a metal gem or a glossy ring changes with the lamp and the camera's tone curve
+    by more than silver differs from gold, but in one frame all pieces share that change: on
+    the photoreal renders every frame's silver gems are cooler than every one of its gold gems,
+    while from frame to frame both move by as much as their difference (docs/photoreal.md).
+    The hue is the log of each spot's mean colour (its darker ``keep`` share, clear of clipped
+    highlights) along the difference of the two looks, brightness taken out. The frame's pieces
+    are cut where the sorted values jump most; the cut is used only if that jump is at least
+    ``gap`` times the two looks' own difference and ``SPLIT_JUMP`` times the usual step between
+    neighbouring values, with two pieces or more on each side of the cut (fewer say nothing
+    about groups); the lower group is the class whose look lies lower. Returns an (n,) array of class indices (-1 for empty)."""
+    if len(templates) != 2:
+        return None
+    occ = np.flatnonzero(v.choice >= 0)
+    if len(occ) < 2:
+        return None
+
+    def log_mean(a: np.ndarray) -> np.ndarray:
+        n = a.shape[-2]
+        lo = min(int(round(n * band[0])), n - 1)
+        hi = max(lo + 1, int(round(n * band[1])))
+        return np.log(np.maximum(by_brightness(a)[..., lo:hi, :].mean(axis=-2), 1e-3))
+
+    lt = log_mean(templates)  # (2, 3)
+    d = lt[1] - lt[0]
+    d = d - d.mean()  # hue only: a change of brightness moves every channel alike
+    norm = float(np.linalg.norm(d))
+    if norm < 1e-3:
+        return None
+    w = d / norm
+    ft = lt @ w  # the two looks along w, ft[1] > ft[0]
+    f = log_mean(x[occ]) @ w
+    order = np.argsort(f)
+    fs = f[order]
+    jumps = np.diff(fs)
+    cut = int(np.argmax(jumps))
+    lo, hi = fs[:cut + 1], fs[cut + 1:]
+    jump = float(jumps[cut])
+    typical = float(np.median(jumps)) if len(jumps) > 1 else 0.0
+    if jump < gap * float(ft[1] - ft[0]) or jump < SPLIT_JUMP * typical or min(len(lo), len(hi)) < 2:
+        return None
+    out = np.full(len(v.choice), -1)
+    out[occ[order[:cut + 1]]] = 0
+    out[occ[order[cut + 1:]]] = 1
+    return out
+
+
+def follow_split(v: Verdicts, split: np.ndarray, d: np.ndarray) -> Verdicts:
+    """``v`` with each piece it reads named by its group in ``split`` (``split_pair``): the
+    class, its distance as the best, and the other class's probability given to it. Spots ``v``
+    reads as empty stay empty (the groups were formed before the second look)."""
+    choice = v.choice.copy()
+    best = v.best.copy()
+    probs = v.probs.copy()
+    rows = np.flatnonzero((choice >= 0) & (split >= 0))
+    c = split[rows]
+    choice[rows] = c
+    best[rows] = d[rows, 1 + c]
+    other = 1 + (1 - c)
+    probs[rows, 1 + c] += probs[rows, other]
+    probs[rows, other] = 0.0
+    return Verdicts(choice, best, v.second, v.confidence, probs)

@@ -49,10 +49,43 @@ class Pattern:
     # Compare with a piece's look in order of brightness, not sample by sample
     # (``classify.distances``): for pieces of one colour all over.
     ordered: bool = False
+    # Measure a piece's distance from its look in proportion to how light that look is
+    # (``classify.distances``): for pieces much lighter than the board under them (white rings
+    # on a slate cloth), whose gloss and shading change them by a share of their brightness.
+    relative: bool = False
+    # Compare a piece with the pieces' looks by the hue of each sample alone, its brightness
+    # divided out (``classify.distances``): for metal gems, mirrors whose light and dark facets
+    # change with every lamp while gold stays warmer than silver. The empty board is still
+    # compared in full.
+    chroma: bool = False
+    # Add this times the difference in hue of a spot's mean colour and a piece's look to the
+    # distance (``classify.distances``): white and yellow rings differ in one channel only, which
+    # the shading and gloss of the other two drown in a plain comparison.
+    hue_weight: float = 0.0
+    # In a frame that shows pieces of both of this kind's classes in two clear groups, name each
+    # piece by its group (``classify.split_pair``), not by the calibration's looks alone.
+    split: bool = False
+    # The share of a spot's samples, darkest to lightest, whose mean colour ``split_pair`` uses:
+    # a gem's darker part (clear of mirrored highlights), a ring's lighter part (its band, not the
+    # cloth at its edges).
+    split_band: tuple[float, float] = (0.0, 1.0)
+    # How much even darkening (a neighbouring piece's shadow) an empty spot may show and still be
+    # compared with its empty look as if lit (``classify.distances``): Brain Hanky's gems stand
+    # tall 0.29 units from the ring points round them.
+    shade: float = 0.0
+    # Up to how much more slack than ``Family.slack`` calibration may allow this kind's empty look
+    # (``calibration._widest_envelope``), if every piece of the pieces picture stays well clear of
+    # the widened look: not for a piece that can look like the ground (a gem mirroring the cloth).
+    slack_most: float = 0.0
+
+    def look(self) -> dict:
+        """How ``classify.distances`` compares a spot with a piece's look on this pattern."""
+        return {"keep_class": self.keep_class, "brighter": self.brighter, "ordered": self.ordered,
+                "relative": self.relative, "chroma": self.chroma, "hue_weight": self.hue_weight,
+                "shade": self.shade}  # (slack_most is calibration's, not the comparison's)
 
     @staticmethod
-    def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6,
-             keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False) -> "Pattern":
+    def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, **look) -> "Pattern":
         pts = [(0.0, 0.0)]
         for i in range(1, rings + 1):
             r = radius * i / rings
@@ -60,7 +93,7 @@ class Pattern:
             for k in range(n):
                 a = 2 * math.pi * (k + 0.5 * (i % 2)) / n
                 pts.append((r * math.cos(a), r * math.sin(a)))
-        return Pattern(np.array(pts, np.float64), piece_radius, keep_class, brighter, ordered)
+        return Pattern(np.array(pts, np.float64), piece_radius, **look)
 
     @staticmethod
     def annulus(radii: tuple[float, ...], per_ring: int, piece_radius: float, **look) -> "Pattern":
@@ -114,6 +147,9 @@ class Family:
     slack: float = 0.05
     # The smallest camera frame (width, height) its pieces read reliably at (the simulator's size).
     frame: tuple[int, int] = (480, 360)
+    # Said after "use pieces that stand out from the board" when calibration finds a piece like
+    # the empty board: what else helps on this family's boards (``{game}``: the game's name).
+    contrast_hint: str = ""
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
         return tuple(c for c in self.classes if c.kind == kind)
@@ -129,9 +165,17 @@ class Family:
 # about 6 mm and gems about 9 mm on 93 mm cells.
 MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.065, 0.1
 HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True)
-HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14)
-HANKY_GEM = Pattern.disc(0.055, 2, 0.12, per_ring=5)
-
+# A ring's band: in order of brightness (its gloss and shaded side fall anywhere round it), in
+# proportion to its brightness (on the blue cloth a white ring is several times the ground),
+# with its hue weighed in (white and yellow differ in one channel), and named by its group in
+# the frame (by the lighter half of its samples: the band, not the cloth at its edges) when the
+# frame shows both sides' rings apart.
+HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True, relative=True,
+                             hue_weight=0.5, split=True, split_band=(0.5, 1.0), slack_most=0.02)
+# A gem, a metal mirror: by the hue of its darker two thirds (``classify._by_hue``), and by its
+# group in the frame (silver cooler than gold, both moving with every lamp).
+HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
+                         split_band=(0.0, 0.67))
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
@@ -160,7 +204,9 @@ def rings_and_gems(game) -> Family:
     return Family("brain-hanky", spots, xy, kinds, {"ring": HANKY_RING, "gem": HANKY_GEM}, _classes(game),
                   heights={"ring": RING_HEIGHT},  # a gem is sampled well inside its outline: no lift needed
                   probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
-                  probe_threshold=0.15, frame=(800, 600), slack=0.0, shadow_reach=0.3)
+                  probe_threshold=0.15, frame=(800, 600), slack=0.0, shadow_reach=0.3,
+                  contrast_hint=", or print the board on the blue cloth (`arbiter print-board {game} --out "
+                                "board.pdf`): white rings and silver gems cannot be told from a light one")
 
 
 # Engine family (``Rules.family``) -> the reader's data for a game of it.

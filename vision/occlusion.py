@@ -17,6 +17,14 @@ from dataclasses import dataclass
 import numpy as np
 
 PROBE_NEIGHBOURS = 16
+# A channel whose probes scatter more than usual (a dark channel in a dim frame: the red of a
+# blue cloth; JPEG's coarse colour smearing a saturated ground into the lines beside it) has
+# its threshold raised to this many times its frame-wide scatter (the probes' median absolute
+# deviation, scaled to a standard deviation), up to ``NOISE_CAP`` times the family's threshold:
+# the probes next to a hand's edge are off by far more, and a hand's inside, uniform itself,
+# leaves the scatter of the rest of the board as it was.
+NOISE_K = 4.0
+NOISE_CAP = 2.5
 
 
 @dataclass
@@ -63,12 +71,14 @@ class HandCheck:
         lr = np.log(np.maximum(ratio, 1e-3))
         local = np.median(lr[self.near], axis=1)
         d = lr - local
-        score = np.abs(d).max(axis=1)
+        scatter = 1.4826 * np.median(np.abs(d), axis=0)  # (3,) per channel, this frame
+        limit = np.clip(NOISE_K * scatter, self.threshold, NOISE_CAP * self.threshold)
+        score = np.abs(d / limit).max(axis=1) * self.threshold  # in the threshold's units
         off = score > self.threshold
         if shade_ok is not None:
             level = d.mean(axis=1)
-            tint = np.abs(d - level[:, None]).max(axis=1)
-            off &= ~(shade_ok & (level < 0) & (tint <= self.threshold))
+            tint = np.abs((d - level[:, None]) / limit).max(axis=1)
+            off &= ~(shade_ok & (level < 0) & (tint <= 1.0))
         bad = np.flatnonzero(off & (self.adjacent[:, off].sum(axis=1) > 0))
         reason = ""
         if len(bad) >= self.count:

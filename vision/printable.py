@@ -272,30 +272,34 @@ def _draw_htjb_labels(canvas: np.ndarray, layout: PrintLayout, style: BoardStyle
         cv2.putText(canvas, name, org, _FONT, style.label_scale, style.label_colour, 1, _AA)
 
 
-def _draw_hanky(canvas: np.ndarray, layout: PrintLayout, hboard, labels: bool) -> None:
-    """Both webs in their colours, drawn straight at the layout's transform, on white paper."""
-    from .render_hanky import FRAME_COLOUR, LABEL_COLOUR, WEB_COLOURS, _copies, _spot, edge_segments
+def _draw_hanky(canvas: np.ndarray, layout: PrintLayout, hboard, labels: bool, cloth: str) -> None:
+    """Both webs in the cloth's colours, drawn straight at the layout's transform, on the cloth's
+    ground (a border of a fifth of a cell round the play area; the markers keep white paper)."""
+    from .render_hanky import CLOTHS, _copies, _spot, edge_segments
 
+    look = CLOTHS[cloth]
     n = hboard.size
     at = layout.to_pixel
     line_w = _mm(layout, 1.5)
     dot_r = max(2, round(0.045 * layout.px_per_unit))
-    cv2.rectangle(canvas, _ipt(at((0, n))), _ipt(at((n, 0))), FRAME_COLOUR, _mm(layout, 0.4), _AA)
+    if look.background != WHITE:
+        cv2.rectangle(canvas, _ipt(at((-0.2, n + 0.2))), _ipt(at((n + 0.2, -0.2))), look.background, -1)
+    cv2.rectangle(canvas, _ipt(at((0, n))), _ipt(at((n, 0))), look.frame, _mm(layout, 0.4), _AA)
     for web in ("B", "O"):  # orange on top where bridges cross, as in render_hanky
         for a, b in hboard.web_edges(web):
             for p, q in edge_segments(hboard, a, b):
-                cv2.line(canvas, _ipt(at(p)), _ipt(at(q)), WEB_COLOURS[web], line_w, _AA)
+                cv2.line(canvas, _ipt(at(p)), _ipt(at(q)), look.webs[web], line_w, _AA)
     for name in hboard.graph.points:
         xy, web = _spot(hboard, name)
         for c in _copies(hboard, xy, web):
-            cv2.circle(canvas, _ipt(at(c)), dot_r, WEB_COLOURS[web], -1, _AA)
+            cv2.circle(canvas, _ipt(at(c)), dot_r, look.webs[web], -1, _AA)
     if labels:
         scale = _text_scale(layout, 4.0)
         for web in ("O", "B"):
             for name in hboard.whole_squares[web]:
                 xy, _ = _spot(hboard, name)
                 for c in _copies(hboard, xy, web):
-                    _put_centred(canvas, name, at(c), scale, LABEL_COLOUR, 1)
+                    _put_centred(canvas, name, at(c), scale, look.label, 1)
 
 
 def _put_centred(img: np.ndarray, text: str, centre, scale: float, colour: BGR, thickness: int = 1) -> None:
@@ -360,18 +364,25 @@ def _draw_footer(canvas: np.ndarray, layout: PrintLayout) -> None:
 
 
 def render_printable(game_name_or_board, dpi: float = 150, labels: bool = True, *,
-                     unit_mm: float | None = None) -> tuple[np.ndarray, PrintLayout]:
+                     unit_mm: float | None = None, cloth: str | None = None) -> tuple[np.ndarray, PrintLayout]:
     """A true-scale printable image of a board and its markers, and its ``PrintLayout``.
 
     ``game_name_or_board``: a game name (``"nine-mens-morris"``), a board name (``"morris9"``,
     ``"brain-hanky-6-periodic"``), a ``BoardGraph`` or a ``BrainHankyBoard``. ``unit_mm``
-    overrides ``mm_per_unit(board)``. Returns (BGR uint8 image, layout).
+    overrides ``mm_per_unit(board)``. ``cloth``: a Brain Hanky board's colours, a name in
+    ``render_hanky.CLOTHS`` (default ``PRINT_CLOTH``, the blue ground a camera reads every
+    piece on); other boards print on white. Returns (BGR uint8 image, layout).
     """
+    from .render_hanky import CLOTHS, PRINT_CLOTH
+
+    cloth = cloth or PRINT_CLOTH
+    if cloth not in CLOTHS:
+        raise ValueError(f"unknown cloth {cloth!r}: choose one of {', '.join(sorted(CLOTHS))}")
     graph, hboard = resolve(game_name_or_board)
     layout = PrintLayout.for_board(graph, dpi, unit_mm)
     canvas = np.full((layout.height, layout.width, 3), 255, np.uint8)
     if hboard is not None:
-        _draw_hanky(canvas, layout, hboard, labels)
+        _draw_hanky(canvas, layout, hboard, labels, cloth)
     else:
         _draw_htjb(canvas, layout, labels)
     _draw_footer(canvas, layout)
@@ -410,7 +421,7 @@ def points_record(layout: PrintLayout, hboard=None) -> dict[str, Any]:
 
 
 def write_png(game, out_path: str | Path, dpi: float = 150, *, labels: bool = True,
-              unit_mm: float | None = None) -> tuple[Path, Path]:
+              unit_mm: float | None = None, cloth: str | None = None) -> tuple[Path, Path]:
     """Write the printable PNG (dpi recorded in it) and ``<stem>.points.json`` beside it.
 
     Returns (png path, json path). The json holds ``{"board", "dpi", "mm_per_unit", "points":
@@ -420,7 +431,7 @@ def write_png(game, out_path: str | Path, dpi: float = 150, *, labels: bool = Tr
     if out_path.suffix.lower() != ".png":
         raise ValueError(f"{out_path}: write_png writes .png files only")
     _, hboard = resolve(game)
-    image, layout = render_printable(game, dpi, labels, unit_mm=unit_mm)
+    image, layout = render_printable(game, dpi, labels, unit_mm=unit_mm, cloth=cloth)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_bytes(_png_with_dpi(image, dpi))
     json_path = out_path.with_name(out_path.stem + ".points.json")
@@ -553,15 +564,16 @@ def _tile_pages(canvas: np.ndarray, layout: PrintLayout, tiling: Tiling) -> list
 
 
 def render_pages(game, paper: str = "a4", dpi: float = 150, *, labels: bool = True,
-                 unit_mm: float | None = None) -> tuple[list[np.ndarray], Tiling, PrintLayout]:
+                 unit_mm: float | None = None, cloth: str | None = None
+                 ) -> tuple[list[np.ndarray], Tiling, PrintLayout]:
     """The sheets ``write_pdf`` writes, as BGR images (each exactly the paper size at ``dpi``)."""
-    canvas, layout = render_printable(game, dpi, labels, unit_mm=unit_mm)
+    canvas, layout = render_printable(game, dpi, labels, unit_mm=unit_mm, cloth=cloth)
     tiling = plan_pages(layout, paper)
     return _tile_pages(canvas, layout, tiling), tiling, layout
 
 
 def write_pdf(game, out_path: str | Path, paper: str = "a4", dpi: float = 150, *, labels: bool = True,
-              unit_mm: float | None = None) -> Tiling:
+              unit_mm: float | None = None, cloth: str | None = None) -> Tiling:
     """Write a true-scale PDF of the printable board: one sheet if it fits, else a taped-together grid.
 
     Needs Pillow. Returns the ``Tiling`` used (``.pages`` sheets, ``.rows`` x ``.cols``).
@@ -571,7 +583,7 @@ def write_pdf(game, out_path: str | Path, paper: str = "a4", dpi: float = 150, *
     out_path = Path(out_path)
     if out_path.suffix.lower() != ".pdf":
         raise ValueError(f"{out_path}: write_pdf writes .pdf files only")
-    pages, tiling, _ = render_pages(game, paper, dpi, labels=labels, unit_mm=unit_mm)
+    pages, tiling, _ = render_pages(game, paper, dpi, labels=labels, unit_mm=unit_mm, cloth=cloth)
     images = [Image.fromarray(cv2.cvtColor(p, cv2.COLOR_BGR2RGB)) for p in pages]
     out_path.parent.mkdir(parents=True, exist_ok=True)
     images[0].save(out_path, "PDF", resolution=float(dpi), save_all=True, append_images=images[1:])

@@ -34,6 +34,7 @@ from . import markers as mk
 from . import registration as rg
 
 from .calibration import OVER_EXPOSED, TOO_DARK, Calibration, classify_all, clipped, read_samples
+from .classify import class_gap
 from .occlusion import HandCheck, shadow_reach
 
 
@@ -73,6 +74,10 @@ class BoardReader:
         self._shadow_reach = shadow_reach(calibration.probes, calibration.family)  # (P, N)
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
+        self._unknown = {kind: unknown_above(calibration, kind, T) for kind, (_k, T) in self._templates.items()}
+        ground = np.median(calibration.background, axis=0)
+        self._light_pieces = [(calibration.family.class_name(*key), np.median(t, axis=0) * ground)
+                              for key, t in calibration.templates.items() if float(np.median(t)) > LIGHTER]
 
     def read(self, frame) -> Observation:
         self.last = Diagnostics()
@@ -103,6 +108,12 @@ class BoardReader:
                               f"white pieces cannot be told from it): lower the camera's exposure (--exposure) "
                               f"or dim the lamp")
             return Observation.blocked(self.last.note)
+        past = self._past_white(ratio)
+        if past:
+            self.last.exposure = "lower"
+            self.last.note = (f"the picture is over-exposed (a {past} would show past pure white, so it cannot be "
+                              f"told from the board): lower the camera's exposure (--exposure) or dim the lamp")
+            return Observation.blocked(self.last.note)
         verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
         covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
@@ -110,10 +121,14 @@ class BoardReader:
         points: dict[str, Reading] = {}
         unknown = []
         for kind, (keys, v) in verdicts.items():
+            limit = self._unknown[kind]
+            if self.cal.family.patterns[kind].split and np.any(v.choice >= 0):
+                # pieces named by their groups in this frame: what is unlike its own group is odd
+                limit = max(limit, UNKNOWN_SPREAD * float(np.median(v.best[v.choice >= 0])))
             for j, i in enumerate(self.layout.groups[kind]):
                 name = self.cal.family.spots[i]
                 self.last.best[name] = float(v.best[j])
-                if v.best[j] > self.cal.unknown:
+                if v.best[j] > limit:
                     unknown.append(name)
                 c = int(v.choice[j])
                 piece = None if c < 0 else Piece(*keys[c])
@@ -142,6 +157,22 @@ class BoardReader:
         stricter: it asks for a darker exposure from the start, at two clipped channels.)"""
         share = float(np.mean(clipped(probes, channels=3)))
         return share if share >= OVER_EXPOSED else 0.0
+
+    def _past_white(self, ratio: np.ndarray) -> str:
+        """The name of a piece class that this frame's light would show past white, else "".
+
+        Only for pieces much lighter than the board under them (white rings on the blue cloth):
+        the board itself is then far from clipped, so ``_washed_out`` sees nothing, but the
+        camera's tone curve has already flattened the pieces against it (measured on the
+        photoreal renders: at +1.1 EV white rings read as the empty cloth). Their calibrated
+        colour times the frame's light (the probes' median change) says how they show now."""
+        if not self._light_pieces:
+            return ""
+        light = np.median(ratio, axis=0)
+        for name, colour in self._light_pieces:
+            if float((colour * light).max()) > PAST_WHITE:
+                return name
+        return ""
 
     def _hidden_marker(self, reg: rg.Registration, image: np.ndarray, obs: Observation) -> str:
         """A reason when a marker the fit did without is covered and the cover may reach the board.
@@ -191,6 +222,31 @@ MARKER_LIKE = 0.5
 # Spots this much (board units) further from a covered marker than the nearest one may be under
 # what covers it, and must read unchanged.
 MARKER_REACH = 1.0
+
+
+# A piece class whose calibrated look is this many times the board's (white rings on the blue
+# cloth) is checked against over-exposure on its own (``BoardReader._past_white``): a frame in
+# which it would show brighter than ``PAST_WHITE`` in some channel gives no reading.
+LIGHTER = 1.3
+PAST_WHITE = 255.0
+# For pieces named by their groups in the frame (``Pattern.split``), a spot further from its
+# look than this many times the frame's median piece is unlike any piece there.
+UNKNOWN_SPREAD = 2.0
+
+
+def unknown_above(cal: Calibration, kind: str, templates: np.ndarray) -> float:
+    """The best distance above which a spot of ``kind`` shows something that is no piece.
+
+    ``cal.unknown``, measured at calibration; for a kind whose pieces are named by their groups
+    in the frame (``Pattern.split``: Brain Hanky's rings and gems, whose look moves with the lamp
+    by as much as the two sides' pieces differ) no less than the two looks' own difference: a
+    piece that far from its look is still nearer its own group than a finger is to either."""
+    pat = cal.family.patterns[kind]
+    if not pat.split or len(templates) < 2:
+        return cal.unknown
+    gaps = [class_gap(templates[a], templates[b], **pat.look())
+            for a in range(len(templates)) for b in range(a + 1, len(templates))]
+    return max(cal.unknown, min(gaps))
 
 
 def _board_of(cal: Calibration):

@@ -61,6 +61,38 @@ WEB_COLOURS: dict[str, BGR] = {
 HANKY_BACKGROUND: BGR = (222, 238, 247)
 """A light cream cloth: both webs and dark piece outlines contrast with it, as on a bandanna."""
 
+
+
+@dataclass(frozen=True)
+class Cloth:
+    """A printed Brain Hanky's colours: the cloth's ground, each web's lines and points, the
+    board's frame and the square labels."""
+
+    background: BGR
+    webs: dict[str, BGR]
+    frame: BGR
+    label: BGR
+
+
+CLOTHS: dict[str, Cloth] = {
+    # A mid blue, as bandannas often are: every piece colour stands apart from it for a camera.
+    # White and yellow rings are far lighter. Silver and gold gems are metal mirrors of the room,
+    # whose light is near neutral: on a neutral grey ground a silver gem can show the very same
+    # grey (measured on photoreal renders), on a blue one never its hue; gold is warmer still.
+    # On a light cloth a white ring differs from the empty cloth only by its rim's shading
+    # (photoreal renders: 0.04-0.065 against the 0.08 calibration needs). So this is what
+    # ``arbiter print-board`` prints.
+    "blue": Cloth(background=(185, 105, 60), webs={"O": (20, 140, 250), "B": (250, 205, 150)},
+                  frame=(230, 220, 210), label=(235, 225, 215)),
+    # No ground at all: the webs on white paper or printed on a light bandanna. Saves ink and
+    # suits people, but a camera tells white rings and silver gems from it only if they are
+    # outlined (``vision.sim`` draws them so; real pieces are not).
+    "white": Cloth(background=(255, 255, 255), webs=dict(WEB_COLOURS), frame=(110, 120, 130),
+                   label=(90, 90, 90)),
+}
+"""Printable cloths by name (``vision.printable.render_printable(cloth=...)``)."""
+PRINT_CLOTH = "blue"
+
 FRAME_COLOUR: BGR = (110, 120, 130)  # the board's boundary: a thin neutral grey
 OUTLINE: BGR = (30, 30, 30)  # piece outlines: what makes white rings and silver gems readable
 LABEL_COLOUR: BGR = (90, 90, 90)
@@ -322,9 +354,12 @@ def _check_names(hboard, names, what: str) -> None:
 
 def render_hanky(hboard, position: Mapping[str, Any] | None = None, *,
                  piles: Mapping[int, int] | None = None, highlights: Mapping[str, BGR] | None = None,
-                 unit_px: float = 90, labels: bool = False, title: str | None = None) -> np.ndarray:
+                 unit_px: float = 90, labels: bool = False, title: str | None = None,
+                 cloth: str | None = None) -> np.ndarray:
     """Draw a Brain Hanky board with ``position`` on it; returns a BGR uint8 image.
 
+    ``cloth``: draw the board in a printable cloth's colours (``CLOTHS``, as ``arbiter
+    print-board`` prints it); by default the cream cloth of the docs' pictures.
     ``position`` maps point names (``"Oc3.n"``) to rings and square names (``"Oc3"``) to gems:
     a piece with ``.owner`` and ``.kind`` ("ring" or "gem"), or an int owner (the kind then
     follows from the name). ``piles`` maps a side to the number of gems it has captured, drawn
@@ -346,22 +381,24 @@ def render_hanky(hboard, position: Mapping[str, Any] | None = None, *,
     lay = _layout(hboard, unit_px, title)
     width, height = hanky_image_size(hboard, unit_px, title, pile_counts)
     img = np.empty((height, width, 3), np.uint8)
-    img[:] = HANKY_BACKGROUND
+    look = CLOTHS[cloth] if cloth else None
+    webs = look.webs if look else WEB_COLOURS
+    img[:] = look.background if look else HANKY_BACKGROUND
     n = hboard.size
 
     def places(name: str) -> list[tuple[int, int]]:
         xy, web = _spot(hboard, name)
         return [lay.pixel(*c) for c in _copies(hboard, xy, web)]
 
-    cv2.rectangle(img, lay.pixel(0, n), lay.pixel(n, 0), FRAME_COLOUR, 1, _AA)
+    cv2.rectangle(img, lay.pixel(0, n), lay.pixel(n, 0), look.frame if look else FRAME_COLOUR, 1, _AA)
     for web in ("B", "O"):  # orange on top where bridges cross; neither web hides the other
-        colour = WEB_COLOURS[web]
+        colour = webs[web]
         for a, b in hboard.web_edges(web):
             for p, q in edge_segments(hboard, a, b):
                 cv2.line(img, lay.pixel(*p), lay.pixel(*q), colour, lay.line_width, _AA)
     for name in hboard.graph.points:
         for c in places(name):
-            cv2.circle(img, c, lay.dot_radius, WEB_COLOURS[hboard.point_web[name]], -1, _AA)
+            cv2.circle(img, c, lay.dot_radius, webs[hboard.point_web[name]], -1, _AA)
     if labels:
         scale = 0.3 * lay.unit / 90
         for web in ("O", "B"):

@@ -139,21 +139,23 @@ def _hanky_for(board):
     return hboard if hboard is not None and hboard.graph.points == board.points else None
 
 
-def _board_render(board, position, ppu: float):
+def _board_render(board, position, ppu: float, cloth: str | None = None):
     """(image, background colour, col0, row0): the board drawn at ``ppu`` pixels per unit, and
-    the pixel of board point (x0, y1) of ``render.board_extent`` in it (the top-left corner)."""
+    the pixel of board point (x0, y1) of ``render.board_extent`` in it (the top-left corner).
+    ``cloth``: a Brain Hanky board in that printable cloth's colours (``render_hanky.CLOTHS``)."""
     from . import render
 
     hboard = _hanky_for(board)
     if hboard is not None:
-        from .render_hanky import HANKY_BACKGROUND, hanky_point_to_pixel, render_hanky
+        from .render_hanky import CLOTHS, HANKY_BACKGROUND, hanky_point_to_pixel, render_hanky
 
-        img = render_hanky(hboard, position, unit_px=ppu, labels=False)
+        img = render_hanky(hboard, position, unit_px=ppu, labels=False, cloth=cloth)
         name = hboard.graph.points[0]
         px, py = hboard.graph.coords[name]
         c, r = hanky_point_to_pixel(hboard, name, unit_px=ppu)
         n = hboard.size
-        return img, HANKY_BACKGROUND, round(c - px * ppu), round(r - (n - py) * ppu)
+        ground = CLOTHS[cloth].background if cloth else HANKY_BACKGROUND
+        return img, ground, round(c - px * ppu), round(r - (n - py) * ppu)
     k = ppu / render.DEFAULT_STYLE.unit_px
     d = render.DEFAULT_STYLE
     style = render.BoardStyle(unit_px=ppu, margin_px=max(4, round(0.45 * ppu)),
@@ -168,7 +170,7 @@ def _board_render(board, position, ppu: float):
 
 
 def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80, *,
-                 markers: bool = True) -> Scene:
+                 markers: bool = True, cloth: str | None = None) -> Scene:
     """A stand-in print: white paper over ``markers.print_extent(board)``, the board, four markers.
 
     The board is drawn by ``vision.render`` (``render_hanky`` for Brain Hanky boards) without
@@ -176,6 +178,8 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     markers are drawn upright at ``Marker.corners()`` with a white quiet zone round them.
     ``markers=False`` leaves them and their quiet zones out (a board without markers, for outline
     registration); everything else in the picture is the same, and the default draws as before.
+    ``cloth`` draws a Brain Hanky board in a printable cloth's colours (``"slate"``, what
+    ``arbiter print-board`` prints); by default the cream cloth the simulator always drew.
     ``Scene.image`` has the pieces drawn flat (the docs look); ``Scene.bare`` is the print without
     them and ``Scene.pieces`` lists them, sized as drawn, for ``simulate`` to draw as solids.
     """
@@ -195,7 +199,7 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     layout = markers.marker_layout(board)
     gap = markers.GAP_FRACTION * max(bx1 - bx0, by1 - by0)
     pad = 0.5 * gap  # the board's own colour reaches half way to the markers
-    render_img, background, rc, rr = _board_render(board, position, ppu)
+    render_img, background, rc, rr = _board_render(board, position, ppu, cloth)
     c0, r0 = px((bx0 - pad, by1 + pad))
     c1, r1 = px((bx1 + pad, by0 - pad))
     img[r0:r1, c0:c1] = background
@@ -226,7 +230,7 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     pieces = _scene_pieces(board, position, ppu) if position else ()
     bare = img.copy() if pieces else img
     if pieces:
-        paste(bare, _board_render(board, {}, ppu)[0])
+        paste(bare, _board_render(board, {}, ppu, cloth)[0])
     paste(img, render_img)
     scene.bare = bare
     scene.pieces = pieces

@@ -344,18 +344,21 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
 @click.option("--paper", type=click.Choice(["a4", "a3", "letter"]), default="a4", show_default=True)
 @click.option("--dpi", type=click.IntRange(50, 1200), default=150, show_default=True)
 @click.option("--labels/--no-labels", default=True, help="Print point names beside the points.")
-def print_board(game: str, out: str, paper: str, dpi: int, labels: bool) -> None:
+@click.option("--cloth", type=click.Choice(["blue", "white"]), default="blue", show_default=True,
+              help="Brain Hanky only: the cloth's ground. On blue the camera tells white rings and silver "
+                   "gems from the cloth; white saves ink, but a camera cannot read white rings on it.")
+def print_board(game: str, out: str, paper: str, dpi: int, labels: bool, cloth: str) -> None:
     """Draw GAME's board at true scale with the four markers the camera looks for."""
     from vision import printable
 
     try:
         if out.lower().endswith(".pdf"):
-            tiling = printable.write_pdf(game, out, paper=paper, dpi=dpi, labels=labels)
+            tiling = printable.write_pdf(game, out, paper=paper, dpi=dpi, labels=labels, cloth=cloth)
             pages = tiling.rows * tiling.cols
             how = "one page" if pages == 1 else f"{pages} pages ({tiling.rows} x {tiling.cols}): tape them along the dashed strips"
             console.print(f"wrote {out}: {how}. Print at 100% scale (no 'fit to page').", soft_wrap=True)
         elif out.lower().endswith(".png"):
-            png, points = printable.write_png(game, out, dpi=dpi, labels=labels)
+            png, points = printable.write_png(game, out, dpi=dpi, labels=labels, cloth=cloth)
             console.print(f"wrote {png} and {points} (every point's pixel position)", soft_wrap=True)
         else:
             fail("--out must end in .pdf or .png")

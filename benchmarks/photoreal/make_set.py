@@ -50,23 +50,28 @@ RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying
 # ---------------------------------------------------------------------------- the sets
 # (game, setups, frames per setup, resolution, options)
 SETS = {
-    "dev": dict(seed=1001, games=[
+    "dev": dict(seed=1001, step_from=0.4, games=[
         ("nine-mens-morris", 2, 11, (1280, 720), {}),
         ("morabaraba", 2, 11, (1280, 720), {"wood": True, "tilt30": True}),
         ("tapatan", 2, 11, (1280, 720), {}),
         ("saba", 2, 11, (1280, 720), {}),
         ("brain-hanky", 2, 9, (1920, 1080), {}),
+        # the board as ``arbiter print-board`` prints it now: the blue cloth (added after the rest,
+        # so the setups above draw the same random numbers as before)
+        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
-    "holdout": dict(seed=2002, games=[
+    "holdout": dict(seed=2002, step_from=0.4, games=[
         ("nine-mens-morris", 1, 11, (1280, 720), {}),
         ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
         ("tapatan", 1, 11, (1280, 720), {}),
         ("saba", 1, 11, (1280, 720), {}),
         ("brain-hanky", 1, 9, (1920, 1080), {}),
+        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
+        ("brain-hanky", 1, 16, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
 }
 
@@ -89,13 +94,17 @@ def kelvin_rgb(k: float) -> list[float]:
 
 
 # ---------------------------------------------------------------------------- boards
-def board_texture(game_name: str, work: Path) -> dict:
-    """Write the printable PNG once per game; its size and every spot in world metres."""
+def board_texture(game_name: str, work: Path, cloth: str = "white") -> dict:
+    """Write the printable PNG once per game and cloth; its size and every spot in world metres.
+
+    ``cloth``: a Brain Hanky print's ground (``vision.render_hanky.CLOTHS``). The first sets were
+    made on the white print (tinted cream in the scene), before the blue one was the printed
+    default; they keep it so their frames stay what they were."""
     game = engine.load(game_name)
     hanky = printable.family(game.board) == "brain-hanky"
     dpi = HANKY_DPI if hanky else HTJB_DPI
-    png = work / "textures" / f"{game_name}.png"
-    png_path, json_path = printable.write_png(game_name, png, dpi=dpi)
+    png = work / "textures" / (f"{game_name}-{cloth}.png" if hanky and cloth != "white" else f"{game_name}.png")
+    png_path, json_path = printable.write_png(game_name, png, dpi=dpi, cloth=cloth if hanky else None)
     layout = printable.PrintLayout.for_board(game.board, dpi)
     img = cv2.imread(str(png_path))
     H, W = img.shape[:2]
@@ -276,9 +285,9 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
         if only and game_name != only:
             continue
         game = engine.load(game_name)
-        tex = board_texture(game_name, work)
+        tex = board_texture(game_name, work, opts.get("cloth", "white"))
         extent = max(tex["width"], tex["height"])
-        short = re.sub(r"[^a-z0-9]+", "", game_name.replace("mens-morris", "mm"))[:10]
+        short = opts.get("name") or re.sub(r"[^a-z0-9]+", "", game_name.replace("mens-morris", "mm"))[:10]
         for k in range(n_setups):
             srng = random.Random(rng.random())
             d = Draw(srng)
@@ -303,7 +312,8 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
             k1 = d.u(-0.12, 0.05)
             pieces_h = max(l["size"][1] for l in looks.values()) if not tex["hanky"] else 0.008
             base = {"board": setup, "res": [round(r * RES_SCALE) for r in res], "samples": 16 if not tex["hanky"] else 12,
-                    "camera": camera, "k1": k1, "game": game_name, "setup": setup, "looks": looks}
+                    "camera": camera, "k1": k1, "game": game_name, "setup": setup, "looks": looks,
+                    **({"cloth": opts["cloth"]} if opts.get("cloth") else {})}
 
             def frame(kind, idx, position, lamp, window, world, exposure, hand, **extra):
                 name = f"{setup}/{kind if kind != 'frame' else f'f{idx:02d}'}"
@@ -356,9 +366,27 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                     exposure = d.u(-1.5, 1.5)
                 hand = d.hand(tex["spots"], extent, pieces_h) if srng.random() < 1 / 6 else None
                 frames.append(frame("frame", i, position, lamp, window, world, exposure, hand))
+    if conf.get("step_from") is not None:
+        frames += stepped(frames, conf["step_from"])
     if limit:
         frames = frames[:limit]
     return boards, frames
+
+
+def stepped(frames: list[dict], at_least: float) -> list[dict]:
+    """The same scenes one stop darker, for every clear frame at ``at_least`` EV or more.
+
+    ``arbiter play`` answers "over-exposed: lower the camera's exposure" by stepping a camera
+    that can be set down a stop; the next frame is this one. Chosen by exposure alone, not by
+    what any reader says, so the set stays independent of the reader. No random numbers are
+    drawn (the noise seed is the frame's own plus one): every other frame stays as it was."""
+    out = []
+    for f in frames:
+        if f["kind"] == "frame" and f["hand"] is None and f["exposure"] >= at_least:
+            name = f["name"] + "-s1"
+            out.append({**f, "kind": "frame-stepped", "name": name, "out": f["out"] + "-s1",
+                        "exposure": f["exposure"] - 1.0, "seed": f["seed"] + 1, "stepped_from": f["name"]})
+    return out
 
 
 # ---------------------------------------------------------------------------- post-processing
@@ -414,7 +442,7 @@ def post(fr: dict, out_dir: Path) -> dict:
     rec["spots_outside_frame"] = in_frame
     rec["pixels"] = pixels
     rec["looks"] = fr["looks"]
-    for k in ("step", "steps"):
+    for k in ("step", "steps", "cloth", "stepped_from"):
         if k in fr:
             rec[k] = fr[k]
     return rec
@@ -434,6 +462,11 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="one game only (for trying the scene)")
     ap.add_argument("--limit", type=int, default=None, help="the first N frames only")
     ap.add_argument("--resume", action="store_true", help="keep frames already rendered in --work")
+    ap.add_argument("--stepped", action="store_true",
+                    help="render only the frames one stop darker (kind frame-stepped) and merge them into the stored set")
+    ap.add_argument("--setups", default=None,
+                    help="render only these setups (comma-separated, e.g. bhblue-0,bhblue-1) and merge them "
+                         "into the stored set, keeping its other setups as they are")
     args = ap.parse_args(argv)
     blender = blender_exe()
     if not blender:
@@ -443,6 +476,24 @@ def main(argv=None) -> int:
     work = Path(args.work or tempfile.mkdtemp(prefix="photoreal-")).resolve()
     out_dir = Path(args.out) if args.out else DATA / args.set
     boards, frames = make_specs(args.set, work, args.only, args.limit)
+    kept: list[dict] = []  # records of the stored set's other setups (--setups) or frames (--stepped)
+    if args.stepped:
+        frames = [f for f in frames if f["kind"] == "frame-stepped"]
+        boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
+        stored = out_dir / "set.json"
+        if stored.exists():
+            kept = [r for r in json.loads(stored.read_text())["frames"] if r["kind"] != "frame-stepped"]
+    elif args.setups:
+        wanted = set(args.setups.split(","))
+        unknown = wanted - {f["setup"] for f in frames}
+        if unknown:
+            print(f"no setup {', '.join(sorted(unknown))} in set {args.set}", file=sys.stderr)
+            return 2
+        frames = [f for f in frames if f["setup"] in wanted]
+        boards = {k: v for k, v in boards.items() if k in wanted}
+        stored = out_dir / "set.json"
+        if stored.exists():
+            kept = [r for r in json.loads(stored.read_text())["frames"] if r["setup"] not in wanted]
     todo = [f for f in frames if not (args.resume and Path(f["out"] + ".json").exists() and Path(f["out"] + ".png").exists())]
     for f in frames:
         Path(f["out"]).parent.mkdir(parents=True, exist_ok=True)
@@ -450,17 +501,17 @@ def main(argv=None) -> int:
     jobs.write_text(json.dumps({"boards": boards, "frames": todo}))
     print(f"{args.set}: {len(frames)} frames ({len(todo)} to render) in {len(boards)} setups; work folder {work}",
           flush=True)
-    if out_dir.exists() and not args.resume:
+    if out_dir.exists() and not args.resume and not args.setups and not args.stepped:
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     records: dict[str, dict] = {}
     by_out = {f["out"]: f for f in frames}
 
     def save():
-        recs = [records[f["name"]] for f in frames if f["name"] in records]
+        recs = kept + [records[f["name"]] for f in frames if f["name"] in records]
         meta = {"set": args.set, "seed": SETS[args.set]["seed"], "frames": recs,
                 "made_by": "benchmarks/photoreal/make_set.py (Blender/Cycles, scene.py); not vision.sim",
-                "complete": len(recs) == len(frames)}
+                "complete": len(recs) == len(frames) + len(kept)}
         (out_dir / "set.json").write_text(json.dumps(meta, indent=None, separators=(",", ":")) + "\n")
 
     for f in frames:
@@ -491,12 +542,12 @@ def main(argv=None) -> int:
             save()
             return 1
     save()
-    keep = {out_dir / r["file"] for r in records.values()} | {out_dir / "set.json"}
+    keep = {out_dir / r["file"] for r in [*records.values(), *kept]} | {out_dir / "set.json"}
     for p in list(out_dir.rglob("*.jpg")):  # frames of an earlier, larger run of this set
         if p not in keep:
             p.unlink()
     size = sum(p.stat().st_size for p in out_dir.rglob("*") if p.is_file())
-    print(f"{args.set}: {len(records)} frames in {out_dir} ({size / 1e6:.1f} MB), {time.time() - t0:.0f} s")
+    print(f"{args.set}: {len(records) + len(kept)} frames in {out_dir} ({size / 1e6:.1f} MB), {time.time() - t0:.0f} s")
     return 0
 
 
