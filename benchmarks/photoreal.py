@@ -41,7 +41,6 @@ if str(ROOT) not in sys.path:
 
 import engine  # noqa: E402
 from engine.core import Piece  # noqa: E402
-from engine.protocol import COLOUR_WORDS  # noqa: E402
 from vision.calibration import CalibrationError, calibrate  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 
@@ -185,7 +184,8 @@ def evaluate(set_dir, *, progress=None) -> dict:
                     wrong = []
                     for spot, reading in obs.points.items():
                         if reading.piece != want.get(spot):
-                            wrong.append(f"{spot}: {_name(want.get(spot))} read as {_name(reading.piece)}")
+                            wrong.append(f"{spot}: {_name(game, want.get(spot))} read as "
+                                         f"{_name(game, reading.piece)}")
                     g["spots_read"] += len(obs.points)
                     g["spots_wrong"] += len(wrong)
                     g["right"] += not wrong
@@ -247,8 +247,9 @@ def _totals(games: dict) -> dict:
     return t
 
 
-def _name(p) -> str:
-    return "empty" if p is None else f"{COLOUR_WORDS.get(p.owner, p.owner)} {p.kind}"
+def _name(game, p) -> str:
+    """A piece as the game's players call it ("white man", "gold gem"), or "empty"."""
+    return "empty" if p is None else game.rules.piece_name(p.owner, p.kind)
 
 
 def fmt(v, spec=".1f") -> str:

@@ -206,10 +206,12 @@ def detect_markers(image: np.ndarray, board=None, hint: np.ndarray | None = None
     enlarged (a small frame) or contrast-equalised, keeping only the board's ids.
     """
     grey = _grey(image)
-    found = dict(_detect(grey, "frame"))
+    hits = _detect(grey, "frame")
+    found = dict(hits)
     if board is None:
         return found
     layout = {m.id: m for m in mk.marker_layout(board)}
+    found.update(_unique(hits, layout))
     if all(i in found for i in layout):
         return found
     ours = {i: found[i] for i in layout if i in found}
@@ -235,6 +237,32 @@ def detect_markers(image: np.ndarray, board=None, hint: np.ndarray | None = None
         predicted = _predict(H, {i: layout[i] for i in missing})
         found.update(_look_again(grey, predicted))
     return found
+
+
+def _unique(hits: list[tuple[int, np.ndarray]], layout: dict) -> dict[int, np.ndarray]:
+    """For each of the board's ids seen more than once, the sighting that sits where the board's
+    other markers (seen once each, two or more) put it; the first one when they cannot say.
+
+    A board's own drawing can pass for a marker: the blue cloth's light webs on their darker
+    ground made a second "37" inside the board in one simulated frame of forty, and a dict of
+    sightings kept whichever came last, so the fit was 250 px off and the frame was refused."""
+    seen: dict[int, list[np.ndarray]] = {}
+    for i, c in hits:
+        if i in layout:
+            seen.setdefault(i, []).append(c)
+    twice = [i for i, cs in seen.items() if len(cs) > 1]
+    if not twice:
+        return {}
+    once = sorted(i for i, cs in seen.items() if len(cs) == 1)
+    out = {i: seen[i][0] for i in twice}
+    if len(once) >= 2:
+        H, _ = cv2.findHomography(np.concatenate([layout[i].corners().astype(np.float64) for i in once]),
+                                  np.concatenate([seen[i][0] for i in once]), 0)
+        if H is not None:
+            where = _predict(H, {i: layout[i] for i in twice})
+            for i in twice:
+                out[i] = min(seen[i], key=lambda c: float(np.linalg.norm(c - where[i], axis=1).mean()))
+    return out
 
 
 _MARKER_PX = 48  # a straightened marker's side, pixels (``marker_likeness``)
