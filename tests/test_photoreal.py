@@ -137,6 +137,22 @@ def test_brain_hanky_on_the_blue_cloth_reads_no_worse_than_measured(result):
     assert g["refused"] - over <= BLUE_HANKY["refused_other"], g["refused_reasons"]
 
 
+def test_one_exposure_step_reads_most_over_exposed_frames(result, meta):
+    """Every clear frame at +0.4 EV or more has its twin one stop darker (what the camera shows
+    once ``arbiter play`` has stepped it down); with the twins read in place of the frames refused
+    as over-exposed, the dev set reads as measured (2026-11-25: 16 frames stepped, refusals from
+    18 to 7, frames fully right from 78.6% to 88.3%, points wrong 0.041%)."""
+    twins = {r["stepped_from"] for r in meta["frames"] if r["kind"] == "frame-stepped"}
+    bright = {r["file"][:-4] for r in meta["frames"]
+              if r["kind"] == "frame" and not r["hand"] and r["exposure"] >= 0.4}
+    assert bright and bright == twins
+    t = result["totals"]
+    after = t["after_step"]
+    assert t["no_step"] == 0 and after["stepped"] >= 12, (t["no_step"], after)
+    assert after["refused"] <= 8 and after["right_pct"] >= 85.0, after
+    assert after["point_err"] <= 0.1, after
+
+
 def test_brain_hanky_on_the_white_print_says_to_print_the_blue_cloth():
     """On the white print a white ring differs from the cloth by its rim's shading only, which
     calibration will not trust: the message names the fix, the blue cloth."""
