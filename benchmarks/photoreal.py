@@ -173,12 +173,17 @@ def evaluate(set_dir, *, progress=None) -> dict:
                     g["refused"] += 1
                     g["refused_reasons"][_reason_kind(obs.reason)] += 1
                     if reader.last.exposure == "lower":
-                        # as in play: the camera is stepped down a stop and the next frame read
-                        twin = s["stepped"].get(rec["file"])
-                        if twin is None:
+                        # as in play: the camera is stepped down a stop and the next frame read,
+                        # and down again while the frames still say so (as far as the set goes)
+                        cur, seen = rec, None
+                        while reader.last.exposure == "lower" and cur["file"] in s["stepped"]:
+                            cur = s["stepped"][cur["file"]]
+                            seen = reader.read(load_image(meta["dir"], cur))
+                        if seen is None:
                             g["no_step"] += 1
                         else:
-                            row["stepped"] = _score_step(g, reader.read(load_image(meta["dir"], twin)), truth(twin))
+                            row["stepped"] = _score_step(g, seen, truth(cur))
+                            row["steps"] = int(cur["file"].rsplit("-s", 1)[1].split(".")[0])
                 else:
                     g["clear_read"] += 1
                     want = truth(rec)
@@ -220,8 +225,9 @@ def _score_step(g: dict, obs, want: dict) -> str:
 
 def _after_step(g: dict) -> dict:
     """A game's figures when every frame refused as over-exposed is followed by the same scene
-    one stop darker (what ``arbiter play`` does with a camera that can be set): that frame's
-    reading stands for it. Frames without a stepped twin keep their refusal."""
+    a stop darker, and another while that is refused as over-exposed too (what ``arbiter play``
+    does with a camera that can be set): the last such frame's reading stands for it. Frames
+    without a stepped twin keep their refusal."""
     spots = g["spots_read"] + g["stepped_spots"]
     wrong = g["spots_wrong"] + g["stepped_wrong"]
     right = g["right"] + g["stepped_right"]
@@ -274,8 +280,8 @@ def table(res: dict) -> str:
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
                  f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
     if res["totals"].get("stepped") or res["totals"].get("no_step"):
-        lines.append("after one exposure step (each frame refused as over-exposed replaced by the same scene one "
-                     "stop darker, as `arbiter play` steps the camera):")
+        lines.append("after exposure steps (each frame refused as over-exposed replaced by the same scene a stop "
+                     "darker, and two while still over-exposed, as `arbiter play` steps the camera):")
         for name, g in list(res["games"].items()) + [("all", res["totals"])]:
             a = g["after_step"]
             lines.append(f"  {name:30} stepped {int(a['stepped']):>3}   pt err {fmt(a['point_err'], '.3f'):>7} %   "

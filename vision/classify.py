@@ -53,7 +53,7 @@ def by_brightness(x: np.ndarray) -> np.ndarray:
 
 def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1.0, brighter: float = 1.0, ordered: bool = False,
               top: np.ndarray | None = None, relative: bool = False, chroma: bool = False,
-              hue_weight: float = 0.0, shade: float = 0.0) -> np.ndarray:
+              hue_weight: float = 0.0) -> np.ndarray:
     """(n, 1 + c): column 0 against each spot's empty look, then against each class template.
 
     ``empty`` is either each spot's empty look (n, K, 3) or the pair (lowest, highest) of what
@@ -77,16 +77,18 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1
     the picture; sorted, those parts line up wherever they fall.
 
     ``top``: the samples round where a piece's top would be seen (``sampling.lift``), compared
-    with the pieces; ``x`` (at the spot itself) is then compared with the empty look only."""
+    with the pieces; ``x`` (at the spot itself) is then compared with the empty look only.
+
+    For pieces much lighter than their board, and for metal (``Pattern``'s ``relative``,
+    ``hue_weight`` and ``chroma``): ``relative`` divides a piece's distance by how light its look
+    is (a white ring on the blue cloth is several times the ground, and gloss and shading change
+    it by a share of that); ``hue_weight`` adds that much of the difference in hue between the
+    spot's mean colour and the look (white and yellow rings differ in one channel, which the
+    other two's shading drowns); ``chroma`` compares by hue and only a little by brightness
+    (``_by_hue``: metal gems, mirrors of the room)."""
     if isinstance(empty, tuple):  # (lo, hi): the empty look's range under a small misplacement
         lo, hi = empty
-        xe = x
-        if shade:
-            # a neighbour's shadow dims an empty spot evenly and keeps its colour: undo up to
-            # ``shade`` of darkening, as far as the spot's median sample says it is darker
-            gain = np.median(x / np.maximum((lo + hi) / 2, 1e-3), axis=(-2, -1))
-            xe = x / np.clip(gain, 1.0 - shade, 1.0)[:, None, None]
-        d_empty = (np.maximum(lo - xe, 0) + np.maximum(xe - hi, 0)).mean(axis=(-2, -1))
+        d_empty = (np.maximum(lo - x, 0) + np.maximum(x - hi, 0)).mean(axis=(-2, -1))
     else:
         d_empty = np.abs(x - empty).mean(axis=(-2, -1))
     if len(templates):

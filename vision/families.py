@@ -69,10 +69,6 @@ class Pattern:
     # a gem's darker part (clear of mirrored highlights), a ring's lighter part (its band, not the
     # cloth at its edges).
     split_band: tuple[float, float] = (0.0, 1.0)
-    # How much even darkening (a neighbouring piece's shadow) an empty spot may show and still be
-    # compared with its empty look as if lit (``classify.distances``): Brain Hanky's gems stand
-    # tall 0.29 units from the ring points round them.
-    shade: float = 0.0
     # Up to how much more slack than ``Family.slack`` calibration may allow this kind's empty look
     # (``calibration._widest_envelope``), if every piece of the pieces picture stays well clear of
     # the widened look: not for a piece that can look like the ground (a gem mirroring the cloth).
@@ -81,8 +77,7 @@ class Pattern:
     def look(self) -> dict:
         """How ``classify.distances`` compares a spot with a piece's look on this pattern."""
         return {"keep_class": self.keep_class, "brighter": self.brighter, "ordered": self.ordered,
-                "relative": self.relative, "chroma": self.chroma, "hue_weight": self.hue_weight,
-                "shade": self.shade}  # (slack_most is calibration's, not the comparison's)
+                "relative": self.relative, "chroma": self.chroma, "hue_weight": self.hue_weight}
 
     @staticmethod
     def disc(radius: float, rings: int, piece_radius: float, per_ring: int = 6, **look) -> "Pattern":

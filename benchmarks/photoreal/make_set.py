@@ -48,9 +48,13 @@ LAMP_W = float(os.environ.get("PHOTOREAL_LAMP_W", 7.0))  # lamp power (W) at 0.6
 RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying the scene quickly
 
 # ---------------------------------------------------------------------------- the sets
+# A clear frame this bright (EV) or brighter is rendered again one stop darker, one per value,
+# each from the last (``stepped``): two stops, from +0.4 EV.
+STEPS = (0.4, 0.4)
+
 # (game, setups, frames per setup, resolution, options)
 SETS = {
-    "dev": dict(seed=1001, step_from=0.4, games=[
+    "dev": dict(seed=1001, step_from=STEPS, games=[
         ("nine-mens-morris", 2, 11, (1280, 720), {}),
         ("morabaraba", 2, 11, (1280, 720), {"wood": True, "tilt30": True}),
         ("tapatan", 2, 11, (1280, 720), {}),
@@ -60,7 +64,7 @@ SETS = {
         # so the setups above draw the same random numbers as before)
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
-    "holdout": dict(seed=2002, step_from=0.4, games=[
+    "holdout": dict(seed=2002, step_from=STEPS, games=[
         ("nine-mens-morris", 1, 11, (1280, 720), {}),
         ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
         ("tapatan", 1, 11, (1280, 720), {}),
@@ -373,19 +377,26 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
     return boards, frames
 
 
-def stepped(frames: list[dict], at_least: float) -> list[dict]:
-    """The same scenes one stop darker, for every clear frame at ``at_least`` EV or more.
+def stepped(frames: list[dict], at_least: tuple[float, ...]) -> list[dict]:
+    """The same scenes one stop darker (``-s1``), for every clear frame at ``at_least[0]`` EV or
+    more, and two stops darker (``-s2``, from the ``-s1`` frame) from ``at_least[1]`` on.
 
     ``arbiter play`` answers "over-exposed: lower the camera's exposure" by stepping a camera
-    that can be set down a stop; the next frame is this one. Chosen by exposure alone, not by
-    what any reader says, so the set stays independent of the reader. No random numbers are
-    drawn (the noise seed is the frame's own plus one): every other frame stays as it was."""
+    that can be set down a stop, and again two seconds later if the frames still say so; the
+    next frames are these. Chosen by exposure alone, not by what any reader says, so the set
+    stays independent of the reader. No random numbers are drawn (the noise seed is the frame's
+    own plus the step): every other frame stays as it was."""
     out = []
     for f in frames:
-        if f["kind"] == "frame" and f["hand"] is None and f["exposure"] >= at_least:
-            name = f["name"] + "-s1"
-            out.append({**f, "kind": "frame-stepped", "name": name, "out": f["out"] + "-s1",
-                        "exposure": f["exposure"] - 1.0, "seed": f["seed"] + 1, "stepped_from": f["name"]})
+        if f["kind"] != "frame" or f["hand"] is not None:
+            continue
+        prev = f["name"]
+        for k, bright in enumerate(at_least, start=1):
+            if f["exposure"] < bright:
+                break
+            out.append({**f, "kind": "frame-stepped", "name": f"{f['name']}-s{k}", "out": f"{f['out']}-s{k}",
+                        "exposure": f["exposure"] - k, "seed": f["seed"] + k, "stepped_from": prev})
+            prev = f"{f['name']}-s{k}"
     return out
 
 

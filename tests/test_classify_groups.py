@@ -1,0 +1,65 @@
+"""``vision.classify.split_pair``: naming a frame's pieces by their groups along the hue that
+tells two looks apart, and leaving the frame to the templates when it shows no two groups."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classify import Verdicts, follow_split, probabilities, split_pair
+
+SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
+GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red
+
+
+def looks(k: int = 12) -> np.ndarray:
+    return np.stack([np.tile(SILVER, (k, 1)), np.tile(GOLD, (k, 1))])
+
+
+def frame(owners, light=(1.0, 1.0, 1.0), spread=0.03, seed=0):
+    """(n, K, 3) samples of pieces of the given owners (0 silver, 1 gold, None empty) under a
+    frame-wide change of light and some per-piece scatter."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for o in owners:
+        base = np.ones(3) if o is None else (SILVER if o == 0 else GOLD)
+        piece = base * np.asarray(light) * np.exp(rng.normal(0, spread, 3))
+        out.append(np.tile(piece, (12, 1)) * np.exp(rng.normal(0, 0.01, (12, 3))))
+    return np.array(out)
+
+
+def verdicts(owners, guess):
+    n = len(owners)
+    choice = np.array([-1 if o is None else g for o, g in zip(owners, guess)])
+    d = np.zeros((n, 3))
+    return Verdicts(choice, np.zeros(n), np.ones(n), np.full(n, 0.3), probabilities(d, 0.03))
+
+
+def test_a_frame_whose_light_moves_both_looks_is_named_by_its_groups():
+    # a warm lamp: every gem looks warmer than at calibration, silver now close to gold's look
+    owners = [0] * 6 + [1] * 5 + [None] * 3
+    x = frame(owners, light=(0.55, 1.0, 1.25))
+    wrong_guess = [1] * len(owners)  # the templates alone would call every gem gold
+    split = split_pair(x, verdicts(owners, wrong_guess), looks(), (0.0, 1.0))
+    assert split is not None
+    assert list(split) == [-1 if o is None else o for o in owners]
+
+
+def test_one_kind_of_piece_or_too_few_pieces_make_no_groups():
+    owners = [0] * 10 + [None] * 2
+    assert split_pair(frame(owners, spread=0.05, seed=3), verdicts(owners, [0] * 12), looks()) is None
+    few = [0, 1, None]
+    assert split_pair(frame(few), verdicts(few, [0, 1, 0]), looks()) is None
+    lone = [0] * 8 + [1]  # a group of one says nothing about groups
+    assert split_pair(frame(lone), verdicts(lone, [0] * 9), looks()) is None
+
+
+def test_follow_split_names_pieces_by_group_and_keeps_empty_spots_empty():
+    owners = [0, 0, 1, 1, None]
+    v = verdicts(owners, [1, 1, 0, 0, 0])
+    d = np.array([[0.5, 0.1, 0.2]] * 5)
+    split = np.array([0, 0, 1, 1, -1])
+    out = follow_split(v, split, d)
+    assert list(out.choice) == [0, 0, 1, 1, -1]
+    assert np.allclose(out.probs.sum(axis=1), 1.0)
+    assert out.probs[0, 2] == 0.0 and out.probs[2, 1] == 0.0
+    assert out.best[0] == 0.1 and out.best[2] == 0.2
