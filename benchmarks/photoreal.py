@@ -73,9 +73,14 @@ def truth(rec) -> dict[str, Piece]:
 
 def board_label(s: dict) -> str:
     """How a setup's board is reported: its game, and for a print on a coloured cloth that cloth
-    (Brain Hanky on the blue cloth ``arbiter print-board`` prints, beside the white print)."""
-    cloth = (s["empty"] or {}).get("cloth")
-    return f"{s['game']} ({cloth} cloth)" if cloth else s["game"]
+    (Brain Hanky on the blue cloth ``arbiter print-board`` prints, beside the white print), or
+    else a resolution other than 1280x720 (nine men's morris at full HD)."""
+    first = s["empty"] or (s["frames"][0] if s["frames"] else {})
+    cloth = first.get("cloth")
+    if cloth:
+        return f"{s['game']} ({cloth} cloth)"
+    res = tuple(first.get("res", (1280, 720)))
+    return s["game"] if res == (1280, 720) else f"{s['game']} ({res[0]}x{res[1]})"
 
 
 def setups(meta) -> dict[str, dict]:

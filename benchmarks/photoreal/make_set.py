@@ -63,6 +63,8 @@ SETS = {
         # the board as ``arbiter print-board`` prints it now: the blue cloth (added after the rest,
         # so the setups above draw the same random numbers as before)
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+        # an HTJB board at a camera's full HD resolution too (the rest are at 1280x720)
+        ("nine-mens-morris", 1, 11, (1920, 1080), {"name": "ninemmhd"}),
     ]),
     "holdout": dict(seed=2002, step_from=STEPS, games=[
         ("nine-mens-morris", 1, 11, (1280, 720), {}),
@@ -317,7 +319,7 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
             pieces_h = max(l["size"][1] for l in looks.values()) if not tex["hanky"] else 0.008
             base = {"board": setup, "res": [round(r * RES_SCALE) for r in res], "samples": 16 if not tex["hanky"] else 12,
                     "camera": camera, "k1": k1, "game": game_name, "setup": setup, "looks": looks,
-                    **({"cloth": opts["cloth"]} if opts.get("cloth") else {})}
+                    **({"cloth": opts.get("cloth", "white")} if tex["hanky"] else {})}
 
             def frame(kind, idx, position, lamp, window, world, exposure, hand, **extra):
                 name = f"{setup}/{kind if kind != 'frame' else f'f{idx:02d}'}"
