@@ -26,6 +26,7 @@ from .render_hanky import render_hanky
 
 def _draw_htjb(board: BoardGraph, position: Mapping[str, Any] | None, *, title: str | None = None,
                piles: Mapping[int, int] | None = None, **kw: Any) -> np.ndarray:
+    kw.pop("cloth", None)  # printed on white paper
     return render_board(board, position, title=title, **kw)
 
 
@@ -34,7 +35,7 @@ def _draw_hanky(board: BoardGraph, position: Mapping[str, Any] | None, *, title:
     hboard = brain_hanky_for(board.name)
     if hboard is None:
         raise ValueError(f"{board.name} is not a registered Brain Hanky board")
-    kw = {k: v for k, v in kw.items() if k in ("highlights", "labels", "unit_px")}
+    kw = {k: v for k, v in kw.items() if k in ("highlights", "labels", "unit_px", "cloth")}
     return render_hanky(hboard, position, piles=piles, title=title, **kw)
 
 
@@ -120,8 +121,11 @@ def render_position(game, position: Mapping[str, Any] | None, *, title: str | No
 
 
 def layout_picture(game, position) -> np.ndarray:
-    """A picture of the board with the calibration layout on it, labelled, for the user to copy."""
-    return render_position(game, position, title=f"{game.name}: lay out these pieces")
+    """A picture of the board with the calibration layout on it, labelled, for the user to copy:
+    the board as ``arbiter print-board`` prints it."""
+    from .render_hanky import PRINT_CLOTH
+
+    return render_position(game, position, title=f"{game.name}: lay out these pieces", cloth=PRINT_CLOTH)
 
 
 __all__ = ["DRAWERS", "describe_state", "draw", "layout_picture", "render_position", "render_state", "state_title"]

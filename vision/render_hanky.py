@@ -422,5 +422,7 @@ def render_hanky(hboard, position: Mapping[str, Any] | None = None, *,
                 _draw_gem(img, c, colour, lay.gem_radius, lay.outline)
     _draw_piles(img, lay, pile_counts)
     if title:
+        if look:  # the title on paper above the cloth, where it reads
+            img[:lay.header] = 255
         _draw_title(img, title, _TITLE_STYLE)
     return img
