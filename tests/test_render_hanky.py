@@ -224,3 +224,21 @@ def test_docs_pictures_include_the_hanky_boards(tmp_path):
     assert sorted(p.name for p in written) == sorted(
         f"brain-hanky-{v}.png" for v in ("plain", "periodic", "orange-periodic", "expanded"))
     assert all(p.stat().st_size > 0 for p in written)
+
+
+def test_a_printed_cloth_draws_its_ground_webs_and_a_readable_title():
+    """``cloth`` draws the board as ``arbiter print-board`` prints it: the cloth's ground and web
+    colours, and a title on paper above it (dark text on the blue would not read)."""
+    from engine.boards import brain_hanky_board
+    from vision.render_hanky import CLOTHS, hanky_point_to_pixel, render_hanky
+
+    hb = brain_hanky_board(6, False, None)
+    img = render_hanky(hb, {}, unit_px=60, title="lay out these pieces", cloth="blue")
+    blue = CLOTHS["blue"]
+    assert tuple(img[2, 2]) == (255, 255, 255)  # the title band
+    c, r = hanky_point_to_pixel(hb, hb.graph.points[0], unit_px=60, title="lay out these pieces")
+    assert tuple(img[img.shape[0] - 3, img.shape[1] // 2]) == blue.background
+    web = blue.webs[hb.point_web[hb.graph.points[0]]]
+    assert np.abs(img[r, c].astype(int) - np.array(web)).max() <= 10
+    plain = render_hanky(hb, {}, unit_px=60)
+    assert tuple(plain[2, 2]) != blue.background  # the default stays the cream of the docs
