@@ -63,3 +63,27 @@ def test_follow_split_names_pieces_by_group_and_keeps_empty_spots_empty():
     assert np.allclose(out.probs.sum(axis=1), 1.0)
     assert out.probs[0, 2] == 0.0 and out.probs[2, 1] == 0.0
     assert out.best[0] == 0.1 and out.best[2] == 0.2
+
+
+def test_an_unsure_white_man_whose_foot_looks_like_the_frames_empty_points_is_empty():
+    """``empty_like_frame``: the foot's distance from the empty look (column 0) decides an
+    unsure light piece against the frame's clearly empty spots; a man that hides its point's
+    dot stays a man, and with too few clear empty spots nothing changes."""
+    from vision.classify import empty_like_frame
+
+    n = 10
+    foot = np.array([0.02, 0.021, 0.019, 0.022, 0.02, 0.018, 0.03, 0.12, 0.025, 0.11])
+    d = np.stack([foot, np.full(n, 0.03), np.full(n, 0.4)], axis=1)
+    choice = np.array([-1, -1, -1, -1, -1, -1, 0, 0, 0, 1])
+    conf = np.array([0.9] * 6 + [0.1, 0.1, 0.9, 0.9])
+    probs = np.tile([0.3, 0.7, 0.0], (n, 1))
+    v = Verdicts(choice, d.min(axis=1), np.sort(d, axis=1)[:, 1], conf, probs)
+    out = empty_like_frame(d, v, light=0)
+    # spot 6: unsure, foot like the empties (0.018-0.022 plus five spreads) -> empty
+    # spot 7: unsure, but its foot hides the dot (0.12) -> still a white man
+    # spot 8: sure -> untouched; spot 9: a black man -> untouched
+    assert list(out.choice) == [-1] * 7 + [0, 0, 1]
+    assert out.probs[6, 0] == 0.7 and out.probs[6, 1] == 0.3
+    few = Verdicts(np.array([-1, -1, 0, 0]), np.zeros(4), np.ones(4), np.array([0.9, 0.9, 0.1, 0.1]),
+                   np.tile([0.3, 0.7, 0.0], (4, 1)))
+    assert empty_like_frame(d[:4], few, light=0) is few

@@ -33,7 +33,7 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling
-from .classify import Verdicts, adapt, class_gap, decide, distances, follow_split, split_pair
+from .classify import Verdicts, adapt, class_gap, decide, distances, empty_like_frame, follow_split, split_pair
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -359,6 +359,8 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             v = decide(d, cal.scale)
             if split is not None:
                 v = follow_split(v, split, d)
+            if pat.empty_in_frame:
+                v = empty_like_frame(d, v, int(np.argmax(T.mean(axis=(1, 2)))))
         out[kind] = (keys, v)
     return out
 

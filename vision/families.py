@@ -69,6 +69,9 @@ class Pattern:
     # a gem's darker part (clear of mirrored highlights), a ring's lighter part (its band, not the
     # cloth at its edges).
     split_band: tuple[float, float] = (0.0, 1.0)
+    # Turn a spot read unsurely as the lightest piece empty when its foot looks like the frame's
+    # empty spots (``classify.empty_like_frame``): white men on white paper.
+    empty_in_frame: bool = False
     # Up to how much more slack than ``Family.slack`` calibration may allow this kind's empty look
     # (``calibration._widest_envelope``), if every piece of the pieces picture stays well clear of
     # the widened look: not for a piece that can look like the ground (a gem mirroring the cloth).
@@ -159,7 +162,7 @@ class Family:
 # Piece heights, board units: HTJB men are about 5 mm tall on 22.5 mm units; Brain Hanky rings
 # about 6 mm and gems about 9 mm on 93 mm cells.
 MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.065, 0.1
-HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True)
+HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True, empty_in_frame=True)
 # A ring's band: in order of brightness (its gloss and shaded side fall anywhere round it), in
 # proportion to its brightness (on the blue cloth a white ring is several times the ground),
 # with its hue weighed in (white and yellow differ in one channel), and named by its group in
