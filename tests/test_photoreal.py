@@ -106,17 +106,18 @@ def test_whole_photoreal_games_through_the_referee_accept_no_wrong_step():
 
 def test_htjb_reads_no_worse_than_measured(result):
     """The HTJB games on the dev set read at least as well as this reader was measured to
-    (2026-11-25: 0.25% of points wrong, 83% of clear frames fully right, 12.5% refused, nearly
-    all as over-exposed; the reader before issue 11 got 10.4%, 51% and 16%): a change that
-    makes the reader worse on real-looking frames fails here, not only on the simulator."""
+    (2026-11-25, with the full-HD setup: 0.14% of points wrong, 86.6% of clear frames fully
+    right, 11% refused, nearly all as over-exposed; the reader before issue 11 got 10.4%, 51% and
+    16%): a change that makes the reader worse on real-looking frames fails here, not only on
+    the simulator."""
     games = [g for name, g in result["games"].items() if not name.startswith("brain-hanky")]
     read = sum(g["spots_read"] for g in games)
     wrong = sum(g["spots_wrong"] for g in games)
     clear = sum(g["clear"] for g in games)
     right = sum(g["right"] for g in games)
     refused = sum(g["refused"] for g in games)
-    assert 100.0 * wrong / read <= 0.4, (wrong, read)
-    assert 100.0 * right / clear >= 80.0, (right, clear)
+    assert 100.0 * wrong / read <= 0.25, (wrong, read)
+    assert 100.0 * right / clear >= 84.0, (right, clear)
     assert 100.0 * refused / clear <= 15.0, (refused, clear)
 
 
@@ -151,8 +152,8 @@ def test_one_exposure_step_reads_most_over_exposed_frames(result, meta):
     t = result["totals"]
     after = t["after_step"]
     assert t["no_step"] == 0 and after["stepped"] >= 12, (t["no_step"], after)
-    # measured 2026-11-25: 16 frames stepped, refusals from 18 to 3, fully right 78.6% -> 92.2%
-    assert after["refused"] <= 4 and after["right_pct"] >= 90.0, after
+    # measured 2026-11-25: 16 frames stepped, refusals from 18 to 3, fully right 81.4% -> 93.8%
+    assert after["refused"] <= 4 and after["right_pct"] >= 91.0, after
     assert after["point_err"] <= 0.1, after
 
 
