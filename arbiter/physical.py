@@ -381,9 +381,7 @@ def _frame(board_graph, position: frozenset, mount: int, hand: bool, size: tuple
         _FRAMES.move_to_end(key)
         stats["reused"] += 1
         return key, img
-    from vision.render_hanky import PRINT_CLOTH  # the board as `arbiter print-board` prints it
-
-    scene = sim.simple_scene(board_graph, dict(position), cloth=PRINT_CLOTH)
+    scene = sim.printed_scene(board_graph, dict(position))
     img = sim.simulate(scene, mount, _settings(size, hand)).image
     img.setflags(write=False)
     _FRAMES[key] = img

@@ -56,7 +56,6 @@ from vision import sim  # noqa: E402
 from vision.docs_pictures import random_position  # noqa: E402
 from vision.calibration import CalibrationError, calibrate, calibration_layout  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.render_hanky import PRINT_CLOTH  # noqa: E402  (the boards as `arbiter print-board` prints them)
 
 # One game per board: every board the engine has, and both Brain Hanky piece sets.
 GAMES = ("nine-mens-morris", "morabaraba", "seven-mens-morris", "six-mens-morris", "tapatan", "jare",
@@ -90,7 +89,7 @@ def make_frame(job: Job):
     cv2.setNumThreads(1)
     game = engine.load(job.game)
     position = random_position(game, job.seed, MOVE_CAP)
-    frame = sim.simulate(sim.simple_scene(game.board, position, cloth=PRINT_CLOTH), job.seed,
+    frame = sim.simulate(sim.printed_scene(game.board, position), job.seed,
                          sim.CameraSettings(size=job.size, hand=job.hand))
     return frame.image, frozenset(frame.occluded_points), position
 
@@ -136,8 +135,8 @@ def run_row(game_name: str, size: tuple[int, int], count: int, first_seed: int, 
     row = Row(game_name, game.board.name, size)
     layout, _ = calibration_layout(game)
     settings = sim.CameraSettings(size=size)
-    empty = sim.simulate(sim.simple_scene(game.board, {}, cloth=PRINT_CLOTH), CAL_SEED, settings).image
-    pieces = sim.simulate(sim.simple_scene(game.board, layout, cloth=PRINT_CLOTH), CAL_SEED, settings).image
+    empty = sim.simulate(sim.printed_scene(game.board, {}), CAL_SEED, settings).image
+    pieces = sim.simulate(sim.printed_scene(game.board, layout), CAL_SEED, settings).image
     try:
         reader = BoardReader(calibrate(game, empty, pieces, position=layout))
     except CalibrationError as exc:

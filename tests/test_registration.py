@@ -235,12 +235,17 @@ def test_two_markers_covered_after_a_good_fit_hold_it_and_say_so():
         MarkerLocator().locate(paint_over(frame.image, frame, b, ids[:2]), b)
 
 
-def test_a_moved_camera_with_two_markers_covered_is_refused():
+def tracking_morris9():
+    """(board, frame, marker ids, a MarkerLocator that has read the frame's four markers)."""
     b = board("morris9")
     frame = sim_frame(b, 12)
-    ids = mk.marker_ids(b)
     locator = MarkerLocator()
     locator.locate(frame.image, b)
+    return b, frame, mk.marker_ids(b), locator
+
+
+def test_a_moved_camera_with_two_markers_covered_is_refused():
+    b, frame, ids, locator = tracking_morris9()
     bumped = moved(paint_over(frame.image, frame, b, ids[:2]))
     with pytest.raises(RegistrationError, match=r"the camera has moved .*only 2 of the 4 markers are visible; "
                                                 r"missing #0 \(bottom left\), #1 \(bottom right\)"):
@@ -276,11 +281,7 @@ def test_no_markers_in_view_is_held_briefly_then_refused():
 
 
 def test_a_new_frame_size_or_board_starts_afresh():
-    b = board("morris9")
-    frame = sim_frame(b, 12)
-    ids = mk.marker_ids(b)
-    locator = MarkerLocator()
-    locator.locate(frame.image, b)
+    b, frame, ids, locator = tracking_morris9()
     half = paint_over(frame.image, frame, b, ids[:2])
     with pytest.raises(RegistrationError, match="^only 2 of the 4"):
         locator.locate(cv2.resize(half, (640, 360)), b)

@@ -539,12 +539,15 @@ def _widest_envelope(cal: Calibration, layout: sampling.Layout, image: np.ndarra
     it only by its rim, which the same tolerance would swallow. The pieces picture says which."""
     fam = cal.family
     out = dict(cal.envelope)
+    widened: dict[float, dict] = {}  # one envelope per slack, whichever kinds ask for it
     for k, idx in layout.groups.items():
         most = fam.patterns[k].slack_most
         rows = occupied[idx]
         if most <= fam.slack or not rows.any():
             continue
-        lo, hi = _envelope(layout, image, H, cal.background, cal.empty, most)[k]
+        if most not in widened:
+            widened[most] = _envelope(layout, image, H, cal.background, cal.empty, most)
+        lo, hi = widened[most][k]
         x = rel.base[k][rows]
         d = (np.maximum(lo[rows] - x, 0) + np.maximum(x - hi[rows], 0)).mean(axis=(1, 2))
         if d.min() >= 2 * ALIKE:

@@ -34,7 +34,6 @@ def _small(img, width: int = 960):
 
 def write(out_dir: Path) -> list[Path]:
     from .pictures import layout_picture
-    from .render_hanky import PRINT_CLOTH  # the boards as `arbiter print-board` prints them
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -50,8 +49,8 @@ def write(out_dir: Path) -> list[Path]:
         # The bandanna is large: a user mounts the camera so that it fills the picture.
         fill = (0.85, 0.9) if game.board.style == "brain-hanky" else (0.6, 0.9)
         settings = sim.CameraSettings(size=(1280, 720), fill=fill)
-        empty = sim.simulate(sim.simple_scene(game.board, {}, cloth=PRINT_CLOTH), SEED, settings).image
-        pieces = sim.simulate(sim.simple_scene(game.board, layout, cloth=PRINT_CLOTH), SEED, settings).image
+        empty = sim.simulate(sim.printed_scene(game.board, {}), SEED, settings).image
+        pieces = sim.simulate(sim.printed_scene(game.board, layout), SEED, settings).image
         cal = calibrate(game, empty, pieces, position=layout)
         reader = BoardReader(cal)
         save(layout_picture(game, layout), f"{name}-layout.png")
@@ -59,11 +58,11 @@ def write(out_dir: Path) -> list[Path]:
         obs = reader.read(pieces)
         save(draw_overlay(pieces, cal, obs, reader.last), f"{name}-overlay.png")
         pos = sample_state(game, steps, SEED).position()
-        frame = sim.simulate(sim.simple_scene(game.board, pos, cloth=PRINT_CLOTH), SEED + 1, settings).image
+        frame = sim.simulate(sim.printed_scene(game.board, pos), SEED + 1, settings).image
         obs = reader.read(frame)
         save(draw_overlay(frame, cal, obs, reader.last), f"{name}-read.png")
         if name == "nine-mens-morris":
-            hand = sim.simulate(sim.simple_scene(game.board, pos, cloth=PRINT_CLOTH), SEED + 2,
+            hand = sim.simulate(sim.printed_scene(game.board, pos), SEED + 2,
                                 sim.CameraSettings(size=(1280, 720), hand=True)).image
             obs = reader.read(hand)
             save(draw_overlay(hand, cal, obs, reader.last), f"{name}-hand.png")

@@ -116,6 +116,15 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1
     return np.where(np.isfinite(d), d, np.inf)
 
 
+def band_mean(x: np.ndarray, band: tuple[float, float]) -> np.ndarray:
+    """The mean colour of each spot's samples (..., K, 3) within ``band``, a share of them taken
+    darkest to lightest: (0, 2/3) leaves out the lightest third (a metal's mirrored lamp)."""
+    n = x.shape[-2]
+    lo = min(int(round(n * band[0])), n - 1)
+    hi = max(lo + 1, int(round(n * band[1])))
+    return by_brightness(x)[..., lo:hi, :].mean(axis=-2)
+
+
 def hue(x: np.ndarray) -> np.ndarray:
     """A colour with its brightness divided out (channels summing to 3)."""
     return 3 * x / np.maximum(x.sum(axis=-1, keepdims=True), 0.05)
@@ -134,9 +143,7 @@ def _by_hue(x: np.ndarray, templates: np.ndarray, keep: float) -> np.ndarray:
     A metal gem is a mirror: where its facets show the lamp they are clipped white whatever the
     metal, and which facets do that changes with every lamp. The rest show the room tinted by
     the metal, gold warmer than silver; that tint is what tells them apart."""
-    k = max(1, int(round(x.shape[-2] * keep)))
-    xm = by_brightness(x)[..., :k, :].mean(axis=-2)  # (n, 3)
-    tm = by_brightness(templates)[..., :k, :].mean(axis=-2)  # (c, 3)
+    xm, tm = band_mean(x, (0.0, keep)), band_mean(templates, (0.0, keep))  # (n, 3), (c, 3)
     d_hue = np.abs(hue(xm)[:, None] - hue(tm)[None]).mean(axis=-1)
     lx = np.log(np.maximum(xm.mean(axis=-1), 1e-3))
     lt = np.log(np.maximum(tm.mean(axis=-1), 1e-3))
@@ -235,10 +242,7 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
         return None
 
     def log_mean(a: np.ndarray) -> np.ndarray:
-        n = a.shape[-2]
-        lo = min(int(round(n * band[0])), n - 1)
-        hi = max(lo + 1, int(round(n * band[1])))
-        return np.log(np.maximum(by_brightness(a)[..., lo:hi, :].mean(axis=-2), 1e-3))
+        return np.log(np.maximum(band_mean(a, band), 1e-3))
 
     lt = log_mean(templates)  # (2, 3)
     d = lt[1] - lt[0]

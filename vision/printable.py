@@ -272,12 +272,11 @@ def _draw_htjb_labels(canvas: np.ndarray, layout: PrintLayout, style: BoardStyle
         cv2.putText(canvas, name, org, _FONT, style.label_scale, style.label_colour, 1, _AA)
 
 
-def _draw_hanky(canvas: np.ndarray, layout: PrintLayout, hboard, labels: bool, cloth: str) -> None:
+def _draw_hanky(canvas: np.ndarray, layout: PrintLayout, hboard, labels: bool, look) -> None:
     """Both webs in the cloth's colours, drawn straight at the layout's transform, on the cloth's
     ground (a border of a fifth of a cell round the play area; the markers keep white paper)."""
-    from .render_hanky import CLOTHS, _copies, _spot, edge_segments
+    from .render_hanky import _copies, _spot, edge_segments
 
-    look = CLOTHS[cloth]
     n = hboard.size
     at = layout.to_pixel
     line_w = _mm(layout, 1.5)
@@ -373,16 +372,14 @@ def render_printable(game_name_or_board, dpi: float = 150, labels: bool = True, 
     ``render_hanky.CLOTHS`` (default ``PRINT_CLOTH``, the blue ground a camera reads every
     piece on); other boards print on white. Returns (BGR uint8 image, layout).
     """
-    from .render_hanky import CLOTHS, PRINT_CLOTH
+    from .render_hanky import PRINT_CLOTH, cloth_look
 
-    cloth = cloth or PRINT_CLOTH
-    if cloth not in CLOTHS:
-        raise ValueError(f"unknown cloth {cloth!r}: choose one of {', '.join(sorted(CLOTHS))}")
+    look = cloth_look(cloth or PRINT_CLOTH)  # an unknown name is a ValueError saying the known ones
     graph, hboard = resolve(game_name_or_board)
     layout = PrintLayout.for_board(graph, dpi, unit_mm)
     canvas = np.full((layout.height, layout.width, 3), 255, np.uint8)
     if hboard is not None:
-        _draw_hanky(canvas, layout, hboard, labels, cloth)
+        _draw_hanky(canvas, layout, hboard, labels, look)
     else:
         _draw_htjb(canvas, layout, labels)
     _draw_footer(canvas, layout)

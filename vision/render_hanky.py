@@ -60,8 +60,8 @@ WEB_COLOURS: dict[str, BGR] = {
 
 HANKY_BACKGROUND: BGR = (222, 238, 247)
 """A light cream cloth: both webs and dark piece outlines contrast with it, as on a bandanna."""
-
-
+FRAME_COLOUR: BGR = (110, 120, 130)  # the board's boundary: a thin neutral grey
+LABEL_COLOUR: BGR = (90, 90, 90)
 
 @dataclass(frozen=True)
 class Cloth:
@@ -87,15 +87,24 @@ CLOTHS: dict[str, Cloth] = {
     # No ground at all: the webs on white paper or printed on a light bandanna. Saves ink and
     # suits people, but a camera tells white rings and silver gems from it only if they are
     # outlined (``vision.sim`` draws them so; real pieces are not).
-    "white": Cloth(background=(255, 255, 255), webs=dict(WEB_COLOURS), frame=(110, 120, 130),
-                   label=(90, 90, 90)),
+    "white": Cloth(background=(255, 255, 255), webs=WEB_COLOURS, frame=FRAME_COLOUR, label=LABEL_COLOUR),
 }
 """Printable cloths by name (``vision.printable.render_printable(cloth=...)``)."""
 PRINT_CLOTH = "blue"
+CREAM = Cloth(background=HANKY_BACKGROUND, webs=WEB_COLOURS, frame=FRAME_COLOUR, label=LABEL_COLOUR)
+"""The cream cloth of the docs' pictures and of ``vision.sim`` by default (not a print)."""
 
-FRAME_COLOUR: BGR = (110, 120, 130)  # the board's boundary: a thin neutral grey
+
+def cloth_look(cloth: str | None) -> Cloth:
+    """The colours of printable cloth ``cloth`` (``CLOTHS``), or ``CREAM`` for None."""
+    if cloth is None:
+        return CREAM
+    try:
+        return CLOTHS[cloth]
+    except KeyError:
+        raise ValueError(f"unknown cloth {cloth!r}: choose one of {', '.join(sorted(CLOTHS))}") from None
+
 OUTLINE: BGR = (30, 30, 30)  # piece outlines: what makes white rings and silver gems readable
-LABEL_COLOUR: BGR = (90, 90, 90)
 TEXT_COLOUR: BGR = (20, 20, 20)
 
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -381,16 +390,16 @@ def render_hanky(hboard, position: Mapping[str, Any] | None = None, *,
     lay = _layout(hboard, unit_px, title)
     width, height = hanky_image_size(hboard, unit_px, title, pile_counts)
     img = np.empty((height, width, 3), np.uint8)
-    look = CLOTHS[cloth] if cloth else None
-    webs = look.webs if look else WEB_COLOURS
-    img[:] = look.background if look else HANKY_BACKGROUND
+    look = cloth_look(cloth)
+    webs = look.webs
+    img[:] = look.background
     n = hboard.size
 
     def places(name: str) -> list[tuple[int, int]]:
         xy, web = _spot(hboard, name)
         return [lay.pixel(*c) for c in _copies(hboard, xy, web)]
 
-    cv2.rectangle(img, lay.pixel(0, n), lay.pixel(n, 0), look.frame if look else FRAME_COLOUR, 1, _AA)
+    cv2.rectangle(img, lay.pixel(0, n), lay.pixel(n, 0), look.frame, 1, _AA)
     for web in ("B", "O"):  # orange on top where bridges cross; neither web hides the other
         colour = webs[web]
         for a, b in hboard.web_edges(web):
@@ -404,7 +413,7 @@ def render_hanky(hboard, position: Mapping[str, Any] | None = None, *,
         for web in ("O", "B"):
             for name in hboard.whole_squares[web]:
                 for c in places(name):
-                    _put_centred(img, name, c, scale, LABEL_COLOUR)
+                    _put_centred(img, name, c, scale, look.label)
     halo_w = max(2, round(lay.unit / 30))
     for name, colour in highlights.items():
         colour = tuple(int(v) for v in colour)
@@ -422,7 +431,7 @@ def render_hanky(hboard, position: Mapping[str, Any] | None = None, *,
                 _draw_gem(img, c, colour, lay.gem_radius, lay.outline)
     _draw_piles(img, lay, pile_counts)
     if title:
-        if look:  # the title on paper above the cloth, where it reads
+        if look is not CREAM:  # a print's title on paper above the cloth, where it reads
             img[:lay.header] = 255
         _draw_title(img, title, _TITLE_STYLE)
     return img

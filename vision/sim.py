@@ -147,15 +147,14 @@ def _board_render(board, position, ppu: float, cloth: str | None = None):
 
     hboard = _hanky_for(board)
     if hboard is not None:
-        from .render_hanky import CLOTHS, HANKY_BACKGROUND, hanky_point_to_pixel, render_hanky
+        from .render_hanky import cloth_look, hanky_point_to_pixel, render_hanky
 
         img = render_hanky(hboard, position, unit_px=ppu, labels=False, cloth=cloth)
         name = hboard.graph.points[0]
         px, py = hboard.graph.coords[name]
         c, r = hanky_point_to_pixel(hboard, name, unit_px=ppu)
         n = hboard.size
-        ground = CLOTHS[cloth].background if cloth else HANKY_BACKGROUND
-        return img, ground, round(c - px * ppu), round(r - (n - py) * ppu)
+        return img, cloth_look(cloth).background, round(c - px * ppu), round(r - (n - py) * ppu)
     k = ppu / render.DEFAULT_STYLE.unit_px
     d = render.DEFAULT_STYLE
     style = render.BoardStyle(unit_px=ppu, margin_px=max(4, round(0.45 * ppu)),
@@ -235,6 +234,16 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     scene.bare = bare
     scene.pieces = pieces
     return scene
+
+
+def printed_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80) -> Scene:
+    """``simple_scene`` of the board as ``arbiter print-board`` prints it (Brain Hanky on the
+    blue cloth): what a user's camera sees, for the simulated table, the calibration pictures
+    and the benchmarks. ``simple_scene``'s own default keeps the cream cloth the simulator
+    always drew, which the flat, outlined look of the unit tests needs."""
+    from .render_hanky import PRINT_CLOTH
+
+    return simple_scene(board, position, px_per_unit, cloth=PRINT_CLOTH)
 
 
 def _by_name(item) -> str:

@@ -98,8 +98,8 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
     from vision import sim
 
     settings = sim.CameraSettings(size=size)
-    empty = sim.simulate(sim.simple_scene(game.board, {}), seed, settings).image
-    pieces = sim.simulate(sim.simple_scene(game.board, position), seed, settings).image
+    empty = sim.simulate(sim.printed_scene(game.board, {}), seed, settings).image
+    pieces = sim.simulate(sim.printed_scene(game.board, position), seed, settings).image
     return empty, pieces
 
 
