@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.classify import Verdicts, follow_split, probabilities, split_pair
+from vision.classify import Verdicts, distances, follow_split, probabilities, split_pair, unlike_empty
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
 GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red
@@ -87,3 +87,53 @@ def test_an_unsure_white_man_whose_foot_looks_like_the_frames_empty_points_is_em
     few = Verdicts(np.array([-1, -1, 0, 0]), np.zeros(4), np.ones(4), np.array([0.9, 0.9, 0.1, 0.1]),
                    np.tile([0.3, 0.7, 0.0], (4, 1)))
     assert empty_like_frame(d[:4], few, light=0) is few
+
+
+def _along(values, seed=0):
+    """Gems whose hue along the silver-gold line takes the given values (0 silver, 1 gold)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in values:
+        piece = SILVER ** (1 - t) * GOLD ** t
+        out.append(np.tile(piece, (12, 1)) * np.exp(rng.normal(0, 0.002, (12, 3))))
+    return np.array(out)
+
+
+def test_the_cut_lets_each_group_keep_its_own_spread():
+    """Thirteen silver gems alike, twelve gold ones spread wide with three leaning towards silver
+    (a photoreal holdout frame under a warm lamp): a cut assuming one spread for both groups
+    takes the leaning gold gems as silver; each group with its own spread keeps them gold."""
+    silver = [0.03, 0.05, 0.05, 0.05, 0.08, 0.09, 0.09, 0.11, 0.12, 0.13, 0.15, 0.20, 0.21]
+    gold = [0.41, 0.52, 0.63, 0.88, 0.89, 0.90, 0.91, 0.93, 0.99, 1.01, 1.01, 1.14]
+    owners = [0] * 13 + [1] * 12
+    x = _along(silver + gold)
+    split = split_pair(x, verdicts(owners, [0] * 25), looks(), (0.0, 1.0))
+    assert split is not None
+    assert list(split) == owners
+
+
+def test_spots_unlike_the_frames_empty_ones_count_as_pieces():
+    """Twenty empty squares within 0.02-0.04 of the empty look, and three spots read empty whose
+    foot lies 0.2 from it (silver gems under a lamp far warmer than the calibration's)."""
+    n = 23
+    foot = np.concatenate([np.linspace(0.02, 0.04, 20), [0.20, 0.22, 0.25]])
+    d = np.column_stack([foot, np.full(n, 0.3), np.full(n, 0.28)])
+    v = Verdicts(np.full(n, -1), foot, np.full(n, 0.28), np.full(n, 0.8), probabilities(d, 0.03))
+    odd = unlike_empty(d, v)
+    assert list(np.flatnonzero(odd)) == [20, 21, 22]
+    # too few clear empty spots to say what empty looks like: nothing is turned
+    few = Verdicts(np.array([-1] * 4 + [0] * 19), foot, foot, np.full(n, 0.8), probabilities(d, 0.03))
+    assert not unlike_empty(d, few).any()
+
+
+def test_looks_per_spot_compare_as_shared_looks_do():
+    """``distances`` takes one look per class, or one per spot and class (a frame's light bending
+    light pieces, ``vision.tone``); the same look at every spot gives the same distances."""
+    rng = np.random.default_rng(5)
+    T = np.stack([np.tile(SILVER, (12, 1)), np.tile(GOLD, (12, 1))]) * np.exp(rng.normal(0, 0.02, (2, 12, 3)))
+    x = _along([0.0, 1.0, 0.3, 0.8], seed=2)
+    empty = np.ones((4, 12, 3))
+    for look in ({}, {"ordered": True, "relative": True, "hue_weight": 0.5}, {"chroma": True, "keep_class": 0.67}):
+        shared = distances(x, empty, T, **look)
+        per_spot = distances(x, empty, np.repeat(T[None], 4, axis=0), **look)
+        assert np.allclose(shared, per_spot), look

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "benchmarks" / "data" / "photoreal" / "dev"
 # Brain Hanky on the blue cloth, dev set, as measured (test_brain_hanky_on_the_blue_cloth_...):
 # point error %, frames fully right %, clear frames refused for a reason other than exposure.
-BLUE_HANKY = {"point_err": 0.05, "right": 64.0, "refused_other": 1}
+BLUE_HANKY = {"point_err": 0.05, "right": 84.0, "refused": 3, "refused_other": 1}
 
 
 def _harness():
@@ -123,10 +123,11 @@ def test_htjb_reads_no_worse_than_measured(result):
 
 def test_brain_hanky_on_the_blue_cloth_reads_no_worse_than_measured(result):
     """Brain Hanky printed on the blue cloth (``arbiter print-board``'s default), 1920x1080:
-    calibrated in every setup, and read at least as well as measured when the reader learned to
-    name rings and gems by their groups in the frame (2026-11-25, dev: 0.012% of points wrong,
-    67.7% of 31 clear frames fully right, 9 refused, every one as over-exposed; docs/photoreal.md).
-    On the white print no setup calibrates at all (the next test)."""
+    calibrated in every setup, and read at least as well as measured once the reader predicted
+    light rings through the camera's tone curve rather than refusing every frame that would show
+    them past white (2026-11-26, dev: 0.018% of points wrong, 87.1% of 31 clear frames fully
+    right, 2 refused, where refusing cost 9; docs/photoreal.md). On the white print no setup
+    calibrates at all (the next test)."""
     g = result["games"].get("brain-hanky (blue cloth)")
     assert g is not None and g["setups"] >= 2, sorted(result["games"])
     assert g["calibrated"] == g["setups"], [(k, v["error"]) for k, v in result["setups"].items()
@@ -134,6 +135,7 @@ def test_brain_hanky_on_the_blue_cloth_reads_no_worse_than_measured(result):
     assert g["hand_read"] == 0
     assert g["point_err"] is not None and g["point_err"] <= BLUE_HANKY["point_err"], g
     assert g["right_pct"] >= BLUE_HANKY["right"], g
+    assert g["refused"] <= BLUE_HANKY["refused"], g["refused_reasons"]
     over = sum(n for why, n in g["refused_reasons"].items() if "over-exposed" in why)
     assert g["refused"] - over <= BLUE_HANKY["refused_other"], g["refused_reasons"]
 
@@ -151,8 +153,9 @@ def test_one_exposure_step_reads_most_over_exposed_frames(result, meta):
         assert want and want == twins, k
     t = result["totals"]
     after = t["after_step"]
-    assert t["no_step"] == 0 and after["stepped"] >= 12, (t["no_step"], after)
-    # measured 2026-11-25: 16 frames stepped, refusals from 18 to 3, fully right 81.4% -> 93.8%
+    assert t["no_step"] == 0 and after["stepped"] >= 6, (t["no_step"], after)
+    # measured 2026-11-26: 8 frames stepped (16 before light rings were read through the tone
+    # curve), refusals from 11 to 3, fully right 86.7% -> 92.9%
     assert after["refused"] <= 4 and after["right_pct"] >= 91.0, after
     assert after["point_err"] <= 0.1, after
 

@@ -32,8 +32,9 @@ import engine
 from engine.core import Piece
 
 from . import registration as rg
-from . import sampling
-from .classify import Verdicts, adapt, class_gap, decide, distances, empty_like_frame, follow_split, split_pair
+from . import sampling, tone
+from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split, split_pair,
+                       unlike_empty)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -336,26 +337,49 @@ def read_samples(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H
     return rel, ratio, s
 
 
+def frame_looks(rel: sampling.Relative, templates: Mapping[str, tuple]) -> dict[str, np.ndarray]:
+    """{kind: the class looks as this frame's light shows them} (``vision.tone``: light pieces
+    bent near white; the templates themselves when nothing bends)."""
+    return {kind: T if rel.scale is None else tone.looks_in_frame(T, rel.scale[kind], rel.light[kind])
+            for kind, (_keys, T) in templates.items()}
+
+
 def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relative,
-                 templates: Mapping[str, tuple] | None = None, *, in_frame: bool = False) -> dict[str, Any]:
+                 templates: Mapping[str, tuple] | None = None, *, in_frame: bool = False,
+                 looks: Mapping[str, np.ndarray] | None = None) -> dict[str, Any]:
     """{kind: (keys, Verdicts)} for one frame's relative colours. ``templates``: the result of
-    ``cal.class_templates`` per kind, made once by a reader rather than on every frame.
+    ``cal.class_templates`` per kind, made once by a reader rather than on every frame;
+    ``looks``: ``frame_looks`` of them, when the caller has made it already.
 
     ``in_frame``: classify a second time against templates moved to this frame's own clearly
     read pieces (``classify.adapt``), as the reader does; calibration's read-back does not."""
+    if templates is None:
+        templates = {kind: cal.class_templates(kind) for kind in layout.groups}
+    if looks is None:
+        looks = frame_looks(rel, templates)
     out = {}
     for kind, idx in layout.groups.items():
-        keys, T = templates[kind] if templates is not None else cal.class_templates(kind)
+        keys, T = templates[kind]
         pat = cal.family.patterns[kind]
-        x, top = rel.base[kind], rel.top[kind]
+        x, top, L = rel.base[kind], rel.top[kind], looks[kind]
         empty = cal.empty_look(kind)
-        v = decide(distances(x, empty, T, top=top, **pat.look()), cal.scale)
+        look = pat.look()
+        if look.get("ordered"):  # sorted once here rather than in every comparison
+            top, L, look = by_brightness(top), by_brightness(L), {**look, "ordered": False}
+        d = distances(x, empty, L, top=top, **look)
+        v = decide(d, cal.scale)
         if in_frame and len(T):
-            split = split_pair(top, v, T, pat.split_band) if pat.split else None
+            split = None
+            if pat.split:
+                # spots nothing like the frame's empty ones count among its pieces (``unlike_empty``)
+                odd = unlike_empty(d, v)
+                pieces = v if not odd.any() else Verdicts(
+                    np.where(odd, np.argmin(d[:, 1:], axis=1), v.choice), v.best, v.second, v.confidence, v.probs)
+                split = split_pair(top, pieces, T, pat.split_band)
             if split is not None:
                 # the pieces' own groups: the templates follow them, and they name each piece
                 v = Verdicts(split, v.best, v.second, np.where(split >= 0, 1.0, v.confidence), v.probs)
-            d = distances(x, empty, adapt(top, T, v, ordered=pat.ordered), top=top, **pat.look())
+            d = distances(x, empty, adapt(top, L, v), top=top, **look)
             v = decide(d, cal.scale)
             if split is not None:
                 v = follow_split(v, split, d)

@@ -97,23 +97,31 @@ def distances(x: np.ndarray, empty, templates: np.ndarray, keep_class: float = 1
             d = np.concatenate([d_empty[:, None], _by_hue(x, templates, keep_class)], axis=1)
             return np.where(np.isfinite(d), d, np.inf)
         if hue_weight:
-            d_hue = np.abs(hue(x.mean(axis=-2))[:, None] - hue(templates.mean(axis=-2))[None]).mean(axis=-1)
+            d_hue = np.abs(hue(x.mean(axis=-2))[:, None]
+                           - _spotwise(hue(templates.mean(axis=-2)), templates)).mean(axis=-1)
         if ordered:
             x, templates = by_brightness(x), by_brightness(templates)
-        diff = x[:, None] - templates[None]
+        diff = x[:, None] - _spotwise(templates, templates)
         if brighter != 1.0:
             diff = np.where(diff > 0, diff * brighter, -diff)
         else:
             diff = np.abs(diff)
         d_cls = _trimmed(diff, keep_class)
         if relative:
-            d_cls = d_cls / np.maximum(1.0, templates.mean(axis=(-2, -1)))[None]
+            d_cls = d_cls / np.maximum(1.0, _spotwise(templates.mean(axis=(-2, -1)), templates))
         if hue_weight:
             d_cls = d_cls + hue_weight * d_hue
     else:
         d_cls = np.zeros((len(x), 0))
     d = np.concatenate([d_empty[:, None], d_cls], axis=1)
     return np.where(np.isfinite(d), d, np.inf)
+
+
+def _spotwise(a: np.ndarray, templates: np.ndarray) -> np.ndarray:
+    """``a``, computed from ``templates``, ready to meet each spot: templates are one look per
+    class (c, K, 3), or, where a frame's light bends light pieces' looks (``vision.tone``), one
+    per spot and class (n, c, K, 3); the former gains a leading axis."""
+    return a if templates.ndim == 4 else a[None]
 
 
 def band_mean(x: np.ndarray, band: tuple[float, float]) -> np.ndarray:
@@ -143,11 +151,11 @@ def _by_hue(x: np.ndarray, templates: np.ndarray, keep: float) -> np.ndarray:
     A metal gem is a mirror: where its facets show the lamp they are clipped white whatever the
     metal, and which facets do that changes with every lamp. The rest show the room tinted by
     the metal, gold warmer than silver; that tint is what tells them apart."""
-    xm, tm = band_mean(x, (0.0, keep)), band_mean(templates, (0.0, keep))  # (n, 3), (c, 3)
-    d_hue = np.abs(hue(xm)[:, None] - hue(tm)[None]).mean(axis=-1)
+    xm, tm = band_mean(x, (0.0, keep)), _spotwise(band_mean(templates, (0.0, keep)), templates)  # (n, 3), (1|n, c, 3)
+    d_hue = np.abs(hue(xm)[:, None] - hue(tm)).mean(axis=-1)
     lx = np.log(np.maximum(xm.mean(axis=-1), 1e-3))
     lt = np.log(np.maximum(tm.mean(axis=-1), 1e-3))
-    return d_hue + GEM_BRIGHTNESS * np.abs(lx[:, None] - lt[None])
+    return d_hue + GEM_BRIGHTNESS * np.abs(lx[:, None] - lt)
 
 
 def class_gap(a: np.ndarray, b: np.ndarray, **look) -> float:
@@ -200,12 +208,19 @@ def adapt(x: np.ndarray, templates: np.ndarray, v: Verdicts, *, min_members: int
     cloth is several times the ground, and its changes are in proportion."""
     out = np.array(templates, copy=True)
     xs, ts = (by_brightness(x), by_brightness(templates)) if ordered else (x, templates)
-    for c in range(len(templates)):
+    spotwise = templates.ndim == 4  # one look per spot and class (``vision.tone``)
+    for c in range(templates.shape[1] if spotwise else len(templates)):
         members = (v.choice == c) & (v.confidence >= sure)
         if members.sum() >= min_members:
-            per_spot = np.median(xs[members] - ts[c][None], axis=1)  # (m, 3)
-            cap = max_shift * max(1.0, float(templates[c].mean()))
-            out[c] = templates[c] + np.clip(np.median(per_spot, axis=0), -cap, cap)
+            looks = ts[members, c] if spotwise else ts[c][None]
+            per_spot = np.median(xs[members] - looks, axis=1)  # (m, 3)
+            look = templates[:, c] if spotwise else templates[c]
+            cap = max_shift * max(1.0, float(look.mean()))
+            shift = np.clip(np.median(per_spot, axis=0), -cap, cap)
+            if spotwise:
+                out[:, c] = look + shift
+            else:
+                out[c] = look + shift
     return out
 
 
@@ -269,7 +284,14 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     share = 1.0 - float(left[best] + right[best]) / total
     if share < SPLIT_SHARE:
         return None
-    high = _two_groups(fs, cut, floor=0.05 * float(ft[1] - ft[0]))
+    floor = 0.05 * float(ft[1] - ft[0])
+    # where the two groups, each with its own spread, are likeliest: Otsu's cut assumes one
+    # spread for both and may cut into the wider group
+    sd_left = np.sqrt(np.maximum(left / k, 0.0))
+    sd_right = np.sqrt(np.maximum(right / (n - k), 0.0))
+    nll = k * np.log(np.maximum(sd_left, floor)) + (n - k) * np.log(np.maximum(sd_right, floor))
+    cut = int(k[int(np.argmin(nll))])
+    high = _two_groups(fs, cut, floor=floor)
     if high is None or min(int(high.sum()), int((~high).sum())) < 2:
         return None
     if float(fs[high].mean() - fs[~high].mean()) < SPLIT_GAP * float(ft[1] - ft[0]):
@@ -353,3 +375,29 @@ def empty_like_frame(d: np.ndarray, v: Verdicts, light: int, *, unsure: float = 
     a, b = probs[turn, 0].copy(), probs[turn, 1 + light].copy()
     probs[turn, 0], probs[turn, 1 + light] = np.maximum(a, b), np.minimum(a, b)
     return Verdicts(choice, best, v.second, v.confidence, probs)
+
+
+# A spot read as empty is taken as a piece, for finding the frame's groups, when its foot lies
+# this many times the frame's empty scatter beyond their median, and at least ``UNLIKE_FLOOR``.
+UNLIKE_SPREAD = 8.0
+UNLIKE_FLOOR = 0.1
+
+
+def unlike_empty(d: np.ndarray, v: Verdicts, *, sure: float = 0.5, least: int = 5) -> np.ndarray:
+    """The spots ``v`` reads as empty whose foot looks nothing like this frame's empty spots: a
+    mask, for ``split_pair`` to count them among the pieces.
+
+    A metal gem mirrors the room, not the lamp on the cloth: under a lamp much warmer than the
+    calibration's, the cloth (and so every look measured against it) turns warm while a silver
+    gem stays grey, and it can lie nearer the empty look than its own (the photoreal renders,
+    a +0.8 EV frame: every silver gem 0.20-0.27 from the empty look and 0.29-0.31 from its
+    own, while the frame's empty squares lay within 0.05). Such a spot is no empty square;
+    counted among the pieces it falls into its group with the other silver gems, whose look
+    the frame then learns (``adapt``)."""
+    empties = (v.choice < 0) & (v.confidence >= sure)
+    if empties.sum() < least:
+        return np.zeros(len(v.choice), bool)
+    foot = d[:, 0]
+    m = float(np.median(foot[empties]))
+    s = 1.4826 * float(np.median(np.abs(foot[empties] - m)))
+    return (v.choice < 0) & (foot > max(m + UNLIKE_SPREAD * max(s, 0.003), UNLIKE_FLOOR))

@@ -32,8 +32,10 @@ from engine.observation import Observation, Reading
 
 from . import markers as mk
 from . import registration as rg
+from . import tone
 
-from .calibration import OVER_EXPOSED, TOO_DARK, Calibration, classify_all, clipped, read_samples
+from .calibration import (ALIKE, OVER_EXPOSED, TOO_DARK, Calibration, classify_all, clipped, frame_looks,
+                          read_samples)
 from .classify import class_gap
 from .occlusion import HandCheck, shadow_reach
 
@@ -75,9 +77,6 @@ class BoardReader:
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
         self._unknown = {kind: unknown_above(calibration, kind, T) for kind, (_k, T) in self._templates.items()}
-        ground = np.median(calibration.background, axis=0)
-        self._light_pieces = [(calibration.family.class_name(*key), np.median(t, axis=0) * ground)
-                              for key, t in calibration.templates.items() if float(np.median(t)) > LIGHTER]
 
     def read(self, frame) -> Observation:
         self.last = Diagnostics()
@@ -108,13 +107,15 @@ class BoardReader:
                               f"white pieces cannot be told from it): lower the camera's exposure (--exposure) "
                               f"or dim the lamp")
             return Observation.blocked(self.last.note)
-        past = self._past_white(ratio)
-        if past:
+        looks = frame_looks(rel, self._templates)
+        flat = self._flattened(rel, looks)
+        if flat:
             self.last.exposure = "lower"
-            self.last.note = (f"the picture is over-exposed (a {past} would show past pure white, so it cannot be "
-                              f"told from the board): lower the camera's exposure (--exposure) or dim the lamp")
+            self.last.note = (f"the picture is over-exposed (a {flat} shows nearly as the board, the camera's "
+                              f"white flattening them together): lower the camera's exposure (--exposure) or dim "
+                              f"the lamp")
             return Observation.blocked(self.last.note)
-        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame)
+        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame, looks=looks)
         covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
             return Observation.blocked(covered)
@@ -158,20 +159,25 @@ class BoardReader:
         share = float(np.mean(clipped(probes, channels=3)))
         return share if share >= OVER_EXPOSED else 0.0
 
-    def _past_white(self, ratio: np.ndarray) -> str:
-        """The name of a piece class that this frame's light would show past white, else "".
+    def _flattened(self, rel, looks) -> str:
+        """The name of a piece class that this frame's light flattens against the board, else "".
 
-        Only for pieces much lighter than the board under them (white rings on the blue cloth):
-        the board itself is then far from clipped, so ``_washed_out`` sees nothing, but the
-        camera's tone curve has already flattened the pieces against it (measured on the
-        photoreal renders: at +1.1 EV white rings read as the empty cloth). Their calibrated
-        colour times the frame's light (the probes' median change) says how they show now."""
-        if not self._light_pieces:
+        Only for pieces much lighter than the board under them (white and yellow rings on the
+        blue cloth): the board itself is then far from clipped, so ``_washed_out`` sees nothing,
+        but the camera's tone curve bends the pieces towards white faster than the board
+        (``vision.tone``). Their looks as this frame shows them are predicted through that
+        curve; where, at ``FLAT_SHARE`` of their spots or more, a look comes within twice
+        ``ALIKE`` of the bare board (the margin calibration asks of the pieces picture), a ring
+        and the empty cloth cannot be told apart reliably and the frame gives no reading.
+        Measured on the photoreal renders: every ring read as empty at +1.4 EV with the lamp
+        on the setup, and single rings at +0.4 EV under a bright warm lamp; frames with the
+        bent looks 0.17 or more from the board read right."""
+        if rel.scale is None:
             return ""
-        light = np.median(ratio, axis=0)
-        for name, colour in self._light_pieces:
-            if float((colour * light).max()) > PAST_WHITE:
-                return name
+        for kind, (keys, T) in self._templates.items():
+            share = tone.washed_out(T, rel.scale[kind], rel.light[kind], 2 * ALIKE, looks[kind])
+            if len(share) and float(share.max()) >= FLAT_SHARE:
+                return self.cal.family.class_name(*keys[int(np.argmax(share))])
         return ""
 
     def _hidden_marker(self, reg: rg.Registration, image: np.ndarray, obs: Observation) -> str:
@@ -224,11 +230,9 @@ MARKER_LIKE = 0.5
 MARKER_REACH = 1.0
 
 
-# A piece class whose calibrated look is this many times the board's (white rings on the blue
-# cloth) is checked against over-exposure on its own (``BoardReader._past_white``): a frame in
-# which it would show brighter than ``PAST_WHITE`` in some channel gives no reading.
-LIGHTER = 1.3
-PAST_WHITE = 255.0
+# A frame in which a light piece's look comes near the bare board at this share of its spots or
+# more gives no reading (``BoardReader._flattened``).
+FLAT_SHARE = 0.1
 # For pieces named by their groups in the frame (``Pattern.split``), a spot further from its
 # look than this many times the frame's median piece is unlike any piece there.
 UNKNOWN_SPREAD = 2.0

@@ -132,6 +132,10 @@ class Relative:
 
     base: dict[str, np.ndarray]
     top: dict[str, np.ndarray]
+    # per kind (n, 3): what the board under each spot shows in this frame, and the frame's light
+    # there against the empty board (``vision.tone``: how a light piece's look bends near white)
+    scale: dict[str, np.ndarray] | None = None
+    light: dict[str, np.ndarray] | None = None
 
 
 def lift(H: np.ndarray, frame_size: tuple[int, int], xy: np.ndarray, heights: np.ndarray) -> np.ndarray | None:
@@ -296,4 +300,5 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
     top = base if samples.tops is samples.spots else {
         k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
-    return Relative(base, top), ratio
+    return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
+                    {k: light[idx] for k, idx in layout.groups.items()}), ratio

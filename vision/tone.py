@@ -1,0 +1,100 @@
+"""How a camera's tone curve flattens what is lighter than its paper: the looks of light pieces
+in a brighter frame.
+
+The reader measures a frame's light on the board itself (``vision.sampling``: each probe's
+colour against the empty board) and expects a piece to change by the same factor. That holds
+for colours in the middle of the camera's range, not near its top: a camera's picture rolls
+off towards white (a sensor clips; phones, the Pi's ISP and the Filmic view of the photoreal
+renders bend the curve over well before that), so a white ring already near 215 of 255 at
+calibration cannot show half as bright again when the blue cloth beside it does. Predicted
+linearly it would be past white and compared as such, and the ring, flattened against the
+cloth, reads nearer the empty cloth than its own look (measured on the photoreal renders: every
+Brain Hanky ring of a +1 EV frame read as empty).
+
+So a piece's look in a frame is predicted through a tone curve: linear up to ``KNEE`` and then
+bending smoothly to 255 (``compress``). The calibrated look is first taken back through the
+curve (``expand``), scaled by the frame's light, and bent again. Below ``KNEE`` nothing changes;
+this matters only for pieces much lighter than their board and for the lightest paper.
+Measured on the photoreal renders (Filmic, lit from -1.5 to +1.5 EV), rings predicted at
+240, 256, 307 and 448 of 255 by the linear rule showed at about 227, 235, 246 and 254; this
+curve gives 228, 235, 247 and 254.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+KNEE = 100.0  # below this a camera's picture is taken as linear in the light
+TOP = 255.0
+# Only looks this many times their board in some channel are bent (white and yellow rings on the
+# blue cloth):
+# for pieces no lighter than the board (men on white paper) the linear rule measured as well.
+LIGHTER = 1.5
+# A look bent to less than this share of its calibrated distance from the board is flattened.
+FLATTENED = 0.5
+
+
+def compress(v: np.ndarray) -> np.ndarray:
+    """A linear value (any size) as the camera shows it: itself up to ``KNEE``, then bending
+    towards ``TOP`` with the same slope at the knee."""
+    v = np.asarray(v, dtype=float)
+    room = TOP - KNEE
+    over = np.maximum(v - KNEE, 0.0)
+    return np.where(v > KNEE, KNEE + room * (1.0 - np.exp(-over / room)), v)
+
+
+def expand(v: np.ndarray) -> np.ndarray:
+    """``compress`` undone: the linear value behind a shown one (values at the top are taken as
+    just below it, so the result stays finite)."""
+    v = np.asarray(v, dtype=float)
+    room = TOP - KNEE
+    frac = np.clip((v - KNEE) / room, 0.0, 1.0 - 1e-3)
+    return np.where(v > KNEE, KNEE - room * np.log1p(-frac), v)
+
+
+def looks_in_frame(templates: np.ndarray, scale: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """The class looks ``templates`` (C, K, 3; relative to the board at calibration) as each
+    spot should show them in this frame: (n, C, K, 3), or ``templates`` itself when no look
+    comes near the top of the curve at any spot (the common case, and then nothing changes).
+
+    ``scale`` (n, 3): what the board under each spot shows now (its calibrated colour times the
+    frame's light there); ``light`` (n, 3): that light, the frame's probes against the empty
+    board's. A look is relative, so its colour now is ``look * scale``; taken back to the linear
+    light at calibration (``look * scale / light``), scaled by ``light``, bent by the curve, and
+    divided by ``scale`` again."""
+    templates = np.asarray(templates, dtype=float)
+    light = np.maximum(light, 1e-3)
+    board_then = scale / light  # (n, 3): the board under each spot at calibration, as shown
+    bent = templates.mean(axis=1).max(axis=-1) > LIGHTER if len(templates) else np.zeros(0, bool)
+    if not bent.any() or float(templates[bent].max()) * float(max(np.max(scale), np.max(board_then))) <= KNEE:
+        return templates
+    # the light in linear terms: the board's own colour may already be bent (white paper)
+    linear = (expand(scale) / np.maximum(expand(board_then), 1e-3))[:, None, None, :]
+    then = templates[None, bent] * board_then[:, None, None, :]
+    out = np.repeat(templates[None], len(scale), axis=0)
+    out[:, bent] = compress(expand(then) * linear) / np.maximum(scale[:, None, None, :], 1e-3)
+    return out
+
+def apart(looks: np.ndarray) -> np.ndarray:
+    """How far each look (..., K, 3) lies from the bare board (1 in every channel), as the
+    classifier weighs a light piece (``classify.distances`` with ``relative``): the mean
+    difference over its samples and channels, divided by its brightness when over 1."""
+    looks = np.asarray(looks, dtype=float)
+    return np.abs(looks - 1.0).mean(axis=(-2, -1)) / np.maximum(1.0, looks.mean(axis=(-2, -1)))
+
+
+def washed_out(templates: np.ndarray, scale: np.ndarray, light: np.ndarray, least: float,
+               looks: np.ndarray | None = None) -> np.ndarray:
+    """(C,) for each class look, the share of spots at which this frame's light bends it to
+    within ``least`` of the bare board (``apart``) and to less than half its distance at
+    calibration (a look that was never far from the board, a cream man on a cream board, is
+    not flattened by the frame); 0 for looks that are not bent. ``looks``: ``looks_in_frame``'s
+    answer when already made."""
+    if looks is None:
+        looks = looks_in_frame(templates, scale, light)
+    if looks.ndim != 4:
+        return np.zeros(len(templates))
+    gap = apart(looks)  # (n, C)
+    limit = np.minimum(least, FLATTENED * apart(templates))  # (C,)
+    bent = templates.mean(axis=1).max(axis=-1) > LIGHTER
+    return np.where(bent, (gap < limit[None]).mean(axis=0), 0.0)
