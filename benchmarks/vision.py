@@ -31,6 +31,10 @@ idle while the reads are timed, so they do not disturb the timing.
 Targets (issue 4): per-point error <= 0.05%; >= 99% of frames read fully right; <= 30 ms per
 1280x720 frame (p99); 0 occluded frames read as boards. The script prints PASS/MISS per target
 and exits 0 either way.
+
+At the end, when the photoreal set is stored (``benchmarks/data/photoreal``), the same reader's
+figures on it are printed per family beside this run's 1280x720 rows (``--no-photoreal`` skips
+them): the simulator is the project's own, the photoreal frames are not.
 """
 
 from __future__ import annotations
@@ -204,6 +208,8 @@ def main() -> None:
     ap.add_argument("--games", default=None, help="comma-separated games (default: one per board)")
     ap.add_argument("--failures", type=int, default=30, help="failures listed at the end (default 30)")
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame for the 'p99 best' column (default 3)")
+    ap.add_argument("--no-photoreal", action="store_true",
+                    help="skip the photoreal figures printed beside the simulator's at the end")
     args = ap.parse_args()
     games = args.games.split(",") if args.games else list(QUICK_GAMES if args.quick else GAMES)
     total = args.frames if args.frames is not None else (72 if args.quick else 720)
@@ -288,6 +294,79 @@ def main() -> None:
         for f in failures[:args.failures]:
             print("  " + f)
     print(f"\n{sum(r.frames for r in rows)} frames in {elapsed:.0f} s (simulation included).")
+    if not args.no_photoreal:
+        beside_photoreal(rows)
+
+
+# Counts a photoreal game's figures are made of (``benchmarks/photoreal.py``), summed per family.
+_COUNTS = ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "stepped",
+           "stepped_right", "stepped_refused", "stepped_spots", "stepped_wrong", "setups", "calibrated")
+
+
+def _family(name: str) -> str:
+    return "Brain Hanky" if name.startswith("brain-hanky") else "HTJB"
+
+
+def beside_photoreal(rows: list[Row]) -> None:
+    """The same reader on the stored photoreal set (Blender renders, not this simulator), per
+    family beside this run's 1280x720 rows: what the simulator's figures are worth."""
+    import photoreal  # benchmarks/photoreal.py
+
+    sets = [d for d in (photoreal.DATA / "dev", photoreal.DATA / "holdout") if (d / "set.json").exists()]
+    if not sets:
+        print("\nThe photoreal set is not stored (`make photoreal` renders it): no figures beside the simulator's.")
+        return
+    fams: dict[str, dict[str, str]] = {}
+    for r in rows:
+        if r.size != (1280, 720) or r.calibration_error:
+            continue
+        f = fams.setdefault(_family(r.game), {}).setdefault("sim", [0, 0, 0, 0, 0])
+        f[0] += r.spots_wrong
+        f[1] += r.spots_read
+        f[2] += r.right
+        f[3] += r.board_frames
+        f[4] += r.false_occluded
+    cols = {}
+    uncalibrated: list[str] = []
+    for d in sets:
+        res = photoreal.evaluate(d)
+        per: dict[str, dict] = {}
+        for label, g in res["games"].items():
+            if not g["calibrated"]:
+                uncalibrated.append(f"{res['set']} {label}: {g['setups']} setup(s)")
+                continue
+            acc = per.setdefault(_family(label), {k: 0 for k in _COUNTS})
+            for k in _COUNTS:
+                acc[k] += g[k]
+        for fam, acc in per.items():
+            err = 100.0 * acc["spots_wrong"] / acc["spots_read"] if acc["spots_read"] else math.nan
+            right = 100.0 * acc["right"] / acc["clear"] if acc["clear"] else math.nan
+            refused = 100.0 * acc["refused"] / acc["clear"] if acc["clear"] else math.nan
+            a = photoreal._after_step(acc)
+            cols.setdefault(fam, {})[res["set"]] = (err, right, refused, acc["hand_read"], acc["hand"])
+            cols[fam][res["set"] + " stepped"] = (a["point_err"], a["right_pct"], a["refused_pct"], None, None)
+    order = ["dev", "dev stepped", "holdout", "holdout stepped"]
+    print("\nBeside the photoreal set (Blender/Cycles renders, docs/photoreal.md; HTJB at 1280x720 and one\n"
+          "setup at 1920x1080, Brain Hanky on the blue cloth at 1920x1080). Each cell: point error % / frames\n"
+          "fully right % / clear frames refused %; 'stepped': after `arbiter play`'s exposure steps.")
+    head = f"  {'family':12s} {'simulator 1280x720':>22s}" + "".join(f" {c:>22s}" for c in order) + "  hand read"
+    print(head)
+    for fam in ("HTJB", "Brain Hanky"):
+        s_ = fams.get(fam, {}).get("sim")
+        sim_cell = "-" if not s_ or not s_[1] else (
+            f"{100.0 * s_[0] / s_[1]:.3f} / {100.0 * s_[2] / s_[3]:.1f} / {100.0 * s_[4] / s_[3]:.0f}")
+        cells = []
+        hands = []
+        for c in order:
+            v = cols.get(fam, {}).get(c)
+            cells.append("-" if v is None or v[0] is None else f"{v[0]:.3f} / {v[1]:.1f} / {v[2]:.0f}")
+            if v is not None and v[3] is not None:
+                hands.append(f"{v[3]}/{v[4]}")
+        print(f"  {fam:12s} {sim_cell:>22s}" + "".join(f" {c:>22s}" for c in cells) + "  " + ", ".join(hands))
+    if uncalibrated:
+        print("  not calibrated (their frames are not counted): " + "; ".join(uncalibrated))
+    print(f"  targets: point error <= {photoreal.TARGET_POINT_ERR}%, >= {photoreal.TARGET_RIGHT:.0f}% fully right, "
+          f"< {photoreal.TARGET_REFUSED:.0f}% refused (`make bench-photoreal` for the full tables)")
 
 
 def _rows(rows: list[Row], bad) -> str:
