@@ -102,13 +102,44 @@ def setups(meta) -> dict[str, dict]:
     return out
 
 
-def calibrate_setup(set_dir, game, s) -> tuple[object | None, str]:
-    """(Calibration, "") or (None, the failure's message)."""
+def _truth_homography(game, rec) -> np.ndarray:
+    """Board -> picture homography fitted to where Blender put the spots in ``rec`` (its
+    ``pixels``): the truth a registration is measured against (lens distortion left in)."""
+    coords = game.board.coords
+    names = [n for n in rec["pixels"] if n in coords]
+    H, _ = cv2.findHomography(np.array([coords[n] for n in names], np.float64),
+                              np.array([rec["pixels"][n] for n in names], np.float64))
+    return H
+
+
+def corner_hint(game, rec) -> tuple[float, float]:
+    """The picture pixel of the play area's (x0, y0) corner, as a user gives it with ``--a1``."""
+    from vision.markers import board_extent
+
+    x0, y0, _x1, _y1 = board_extent(game.board)
+    c = cv2.perspectiveTransform(np.array([[[x0, y0]]], np.float64), _truth_homography(game, rec))[0, 0]
+    return float(c[0]), float(c[1])
+
+
+def fit_error_px(game, H: np.ndarray, rec) -> tuple[float, float]:
+    """(median, largest) distance in pixels between where ``H`` puts the board's spots and where
+    they are in ``rec``'s picture."""
+    coords = game.board.coords
+    names = [n for n in rec["pixels"] if n in coords]
+    got = cv2.perspectiveTransform(np.array([[coords[n] for n in names]], np.float64), H)[0]
+    e = np.linalg.norm(got - np.array([rec["pixels"][n] for n in names]), axis=1)
+    return float(np.median(e)), float(e.max())
+
+
+def calibrate_setup(set_dir, game, s, locate: str = "markers") -> tuple[object | None, str]:
+    """(Calibration, "") or (None, the failure's message). ``locate``: "markers", or "outline"
+    (the board found by its own drawing, the play area's corner given as a user would)."""
     if s["empty"] is None or s["pieces"] is None:
         return None, "the set has no calibration pictures for this setup"
     try:
+        how = {} if locate == "markers" else {"method": "outline", "a1": corner_hint(game, s["empty"])}
         return calibrate(game, load_image(set_dir, s["empty"]), load_image(set_dir, s["pieces"]),
-                         position=truth(s["pieces"])), ""
+                         position=truth(s["pieces"]), **how), ""
     except CalibrationError as exc:
         return None, str(exc)
     except Exception as exc:  # a crash in the reader is a finding, not a reason to stop
@@ -122,10 +153,14 @@ def _reason_kind(reason: str) -> str:
     return r[:200]
 
 
-def evaluate(set_dir, *, progress=None) -> dict:
+def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | None = None) -> dict:
     """Calibrate every setup of the set in ``set_dir``, read every frame, score per game.
 
-    Returns {"set", "games": {game: figures}, "setups": {setup: {...}}, "frames": [per frame]}.
+    ``locate``: how calibration finds the board ("markers", or "outline": its own drawing, then
+    every frame read through that fit, the camera held still); ``only``: setups whose game name
+    starts with this. Returns {"set", "games": {game: figures}, "setups": {setup: {...}},
+    "frames": [per frame]}; with "outline", each setup also gives ``fit_px``, the fit's (median,
+    largest) distance from the true spots in the empty picture.
     """
     say = progress or (lambda _m: None)
     meta = load_set(set_dir)
@@ -133,6 +168,8 @@ def evaluate(set_dir, *, progress=None) -> dict:
     per_setup: dict[str, dict] = {}
     per_frame: list[dict] = []
     for name, s in setups(meta).items():
+        if only and not s["game"].startswith(only):
+            continue
         game = engine.load(s["game"])
         label = board_label(s)
         g = games.setdefault(label, {"setups": 0, "calibrated": 0, "frames": 0, "clear": 0, "clear_read": 0,
@@ -143,9 +180,11 @@ def evaluate(set_dir, *, progress=None) -> dict:
                                          "stepped_spots": 0, "stepped_wrong": 0, "no_step": 0})
         g["setups"] += 1
         t = time.perf_counter()
-        cal, err = calibrate_setup(meta["dir"], game, s)
+        cal, err = calibrate_setup(meta["dir"], game, s, locate)
         per_setup[name] = {"game": s["game"], "calibrated": cal is not None, "error": err,
                            "calibrate_s": round(time.perf_counter() - t, 2), "frames": len(s["frames"])}
+        if cal is not None and locate != "markers":
+            per_setup[name]["fit_px"] = fit_error_px(game, cal.locator.board_to_image, s["empty"])
         say(f"{name}: " + ("calibrated" if cal else f"calibration failed: {err}"))
         if cal is None:
             g["uncalibrated_frames"] += len(s["frames"])
@@ -293,6 +332,11 @@ def table(res: dict) -> str:
                          f"right {fmt(a['right_pct']):>5} %   refused {int(a['refused']):>3} "
                          f"({fmt(a['refused_pct'], '.0f')}%)"
                          + (f"   ({int(g['no_step'])} refused frames have no stepped twin)" if g.get("no_step") else ""))
+    fits = [(k, v["fit_px"]) for k, v in res["setups"].items() if v.get("fit_px")]
+    if fits:
+        lines.append("board found by its drawing (--outline) in the empty picture: distance of the fit from the true "
+                     "spots, median / largest px:")
+        lines.append("  " + "; ".join(f"{k} {m:.1f} / {x:.1f}" for k, (m, x) in fits))
     fails = [(k, v["error"]) for k, v in res["setups"].items() if not v["calibrated"]]
     if fails:
         lines.append("calibration failures:")
@@ -390,6 +434,11 @@ def main(argv=None) -> int:
     ap.add_argument("--game", action="store_true", help="run the game set through the referee")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--locate", choices=("markers", "outline"), default="markers",
+                    help="how calibration finds the board: its markers (default) or its own drawing (--outline, "
+                         "the play area's corner given as a user does with --a1), then every frame read through "
+                         "that fit")
+    ap.add_argument("--only", help="setups whose game name starts with this (e.g. brain-hanky)")
     args = ap.parse_args(argv)
     say = None if args.quiet else (lambda m: print("  " + m, flush=True))
     results = []
@@ -404,7 +453,7 @@ def main(argv=None) -> int:
             print(f"no photoreal sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
-            res = evaluate(d, progress=say)
+            res = evaluate(d, progress=say, locate=args.locate, only=args.only)
             print(table(res))
             print()
             results.append(res)

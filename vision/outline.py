@@ -47,6 +47,16 @@ every board does carry, its lines and point dots, in three steps.
    gone wrong, is refused. Where pieces hide most points but the lines still show (a crowded
    morris board), the rendering fit stands and is checked against the points that do show.
 
+Light strokes on a dark ground. Brain Hanky printed on the blue cloth (what ``arbiter
+print-board`` prints) has webs lighter than its ground, so a black-hat finds none of them. Each
+board is tried in every way its drawing may show (``_looks``): dark ink as above, then, for
+Brain Hanky, the frame's grey turned over against the blue cloth's rendering turned over. There
+the table's own strokes (a corrugated or grained top turned over) may join the webs across the
+print's narrow white margin, so ink is looked for only where the cloth's colour is
+(``_on_ground``). Measured on the photoreal renders (1920x1080, folded cloths, tilt 4-29
+degrees, a striped table): all six blue-cloth empty pictures placed, the spots a median 0.2-1.5
+px and at most 5.1 px from the truth (a homography cannot follow the cloth's folds).
+
 Rotation. A square board looks the same turned by 90 degrees, so the outline leaves four
 candidate turns. ``board_symmetry`` tells from the rendering which turns look alike; among turns
 that look different the board's content decides (the one whose rendering matches best after the
@@ -103,6 +113,10 @@ MIN_POINTS_SEEN = 0.3  # share of the board's points that must be found (the res
 MAX_STRAY_POINTS = 0.15  # share of found points off the fitted plane beyond which the board is not flat
 CONFIDENT_CORRELATION = 0.7  # above this, other outlines over the same place are not tried
 MIN_PPU = 12.0  # pixels per board unit below which lines and dots are too thin to fit
+# The biggest ink clusters tried at each grouping spacing, down to this share of the biggest: a
+# striped or grained table can outweigh the board (those touch the frame's edge and cost nothing).
+CLUSTERS_TRIED = 4
+CLUSTER_SHARE = 0.15
 SYMMETRY_CORRELATION = 0.99  # a rendering turned by 90 degrees that correlates this well looks the same
 # (the boards in the repository score 0.995 or more; one extra diagonal in one corner, 0.98)
 
@@ -142,27 +156,79 @@ def _hanky_for(board):
 _RENDERS: dict[tuple, tuple[np.ndarray, int]] = {}
 
 
-def _render_empty(board) -> tuple[np.ndarray, int]:
+# How a board's drawing may show, tried in this order: "dark" ink on a light ground (every HTJB
+# print, Brain Hanky's cream or white cloth), and, for Brain Hanky, "light" webs on the blue cloth
+# ``arbiter print-board`` prints (its webs are lighter than the ground, so the frame's grey is
+# turned over and the rendering drawn on the blue cloth and turned over too: strokes are dark again).
+DARK, LIGHT = "dark", "light"
+LIGHT_CLOTH = "blue"
+GROUND_HUE = 15  # OpenCV hue steps (of 180) a lit cloth may stray from its printed hue
+GROUND_SATURATION = 40  # of 255: the blue cloth shows 60-170 under the photoreal lamps
+
+
+def _looks(board) -> tuple[str, ...]:
+    return (DARK, LIGHT) if _hanky_for(board) is not None else (DARK,)
+
+
+def _as_look(grey: np.ndarray, look: str) -> np.ndarray:
+    """The frame's grey as ``look`` reads it: turned over for light strokes on a dark ground."""
+    return cv2.bitwise_not(grey) if look == LIGHT else grey
+
+
+def _on_ground(image: np.ndarray, look: str) -> np.ndarray | None:
+    """For a board printed on a coloured ground (LIGHT: the blue cloth), the mask of the picture
+    the ground covers, webs included, grown by a little; None for other looks.
+
+    The ink of a light-on-dark board is found in the turned-over grey, where a striped or grained
+    table shows thin dark strokes too, and, the board's white margin being narrow, they can join
+    the board's webs into one cluster running off the picture (photoreal renders on a corrugated
+    table). The cloth's own colour says where the board is: pixels near its hue and saturated,
+    closed over the webs, the biggest such region."""
+    if look != LIGHT or image.ndim != 3:
+        return None
+    from .render_hanky import CLOTHS
+
+    b, g, r = CLOTHS[LIGHT_CLOTH].background
+    want = int(cv2.cvtColor(np.uint8([[[b, g, r]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    hue = hsv[..., 0].astype(np.int16)
+    near = np.minimum(np.abs(hue - want), 180 - np.abs(hue - want)) <= GROUND_HUE
+    mask = (near & (hsv[..., 1] >= GROUND_SATURATION) & (hsv[..., 2] >= 40)).astype(np.uint8)
+    h, w = mask.shape
+    k = max(5, round(min(h, w) / 40)) | 1  # wider than a web's line and point, narrower than a cell
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    grown = cv2.dilate((labels == biggest).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return grown.astype(bool)
+
+
+def _render_empty(board, look: str = DARK) -> tuple[np.ndarray, int]:
     """(grey rendering of the empty board at RENDER_PPU, pixel margin before the extent's (x0, y1)).
 
     Drawn once at the scale vision.sim draws at and then shrunk for each level (``_template``), not
     drawn again at each level's scale: the renderers keep lines and dots at least a pixel or two
     wide, which at 16 pixels per unit would make dots blobs and the drawing unlike the board.
+    ``look`` (``_looks``): for LIGHT, Brain Hanky on the blue cloth, turned over.
     """
-    key = _board_key(board)
+    key = (_board_key(board), look)
     if key in _RENDERS:
         return _RENDERS[key]
     hboard = _hanky_for(board)
     if hboard is not None:
         from .render_hanky import render_hanky
 
-        img, margin = render_hanky(hboard, None, unit_px=RENDER_PPU, labels=False), round(0.45 * RENDER_PPU)
+        cloth = LIGHT_CLOTH if look == LIGHT else None
+        img = render_hanky(hboard, None, unit_px=RENDER_PPU, labels=False, cloth=cloth)
+        margin = round(0.45 * RENDER_PPU)
     else:
         from . import render
 
         style = render.BoardStyle(unit_px=RENDER_PPU, margin_px=round(0.45 * RENDER_PPU), labels=False)
         img, margin = render.render_board(board, None, labels=False, style=style), style.margin_px
-    _RENDERS[key] = (cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), margin)
+    _RENDERS[key] = (_as_look(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), look), margin)
     return _RENDERS[key]
 
 
@@ -181,14 +247,14 @@ def _inkmap(grey: np.ndarray, ppu: float) -> np.ndarray:
     return (closed - g) / np.maximum(closed, 1.0)
 
 
-def _template(board, ppu: int) -> _Template:
-    """The rendering at ``ppu`` pixels per unit (cached per board and scale)."""
-    key = (_board_key(board), ppu)
+def _template(board, ppu: int, look: str = DARK) -> _Template:
+    """The rendering at ``ppu`` pixels per unit (cached per board, scale and look)."""
+    key = (_board_key(board), ppu, look)
     cached = _TEMPLATES.get(key)
     if cached is not None:
         return cached
     x0, y0, x1, y1 = mk.board_extent(board)
-    grey, margin = _render_empty(board)
+    grey, margin = _render_empty(board, look)
     border = round(TEMPLATE_BORDER * ppu)
     # One more pixel than the span: the extent's edges land on pixel centres at both ends, so a
     # board symmetric under a quarter turn gives a rendering symmetric under np.rot90.
@@ -283,8 +349,8 @@ def _clusters(ink: np.ndarray) -> list[np.ndarray]:
         counts = np.bincount(of_ink, minlength=n)
         counts[0] = 0
         order = np.argsort(counts)[::-1]
-        for rank, lab in enumerate(order[:2]):
-            if counts[lab] == 0 or (rank == 1 and counts[lab] < 0.4 * counts[order[0]]):
+        for rank, lab in enumerate(order[:CLUSTERS_TRIED]):
+            if counts[lab] == 0 or (rank >= 1 and counts[lab] < CLUSTER_SHARE * counts[order[0]]):
                 break
             sel = of_ink == lab
             sig = (int(sel.sum()), int(xs[sel].sum() % 100_003))
@@ -467,7 +533,7 @@ class _Points:
     pixels: np.ndarray  # (N, 2)
 
 
-def _find_points(grey: np.ndarray, H: np.ndarray, board) -> _Points:
+def _find_points(grey: np.ndarray, H: np.ndarray, board, look: str = DARK) -> _Points:
     """Look for every board point near where fit ``H`` puts it, by what the board draws there.
 
     Each point's surroundings in the rendering (a dot, with the lines or web that meet there; 0.4
@@ -477,7 +543,7 @@ def _find_points(grey: np.ndarray, H: np.ndarray, board) -> _Points:
     rendering and is left out (weak match), which is what makes the correspondences, unlike a fit
     over the whole picture, blind to pieces.
     """
-    tpl = _template(board, FINE_PPU)
+    tpl = _template(board, FINE_PPU, look)
     rect, M = _rectify(grey, H, tpl)
     img = tpl.image
     half = round(0.2 * tpl.ppu)
@@ -560,7 +626,7 @@ class _Fit:
     seen: float = 1.0  # share of the rendering's ink the fit could use (not under pieces)
 
 
-def _fit_candidate(grey: np.ndarray, board, quad: np.ndarray) -> _Fit | None:
+def _fit_candidate(grey: np.ndarray, board, quad: np.ndarray, look: str = DARK) -> _Fit | None:
     """ECC fit starting from the outline ``quad``, coarse to fine, in the turn the content likes best.
 
     The outline is the extent's own only when nothing sticks out of the board: a piece on an
@@ -583,7 +649,7 @@ def _fit_candidate(grey: np.ndarray, board, quad: np.ndarray) -> _Fit | None:
         H0 = cv2.getPerspectiveTransform(ext, quad.astype(np.float32)).astype(np.float64)
         for k in reps:
             try:
-                H, cc = _ecc(grey, H0 @ _turn(board, k), _template(board, ppu0), iters0)
+                H, cc = _ecc(grey, H0 @ _turn(board, k), _template(board, ppu0, look), iters0)
             except cv2.error:
                 continue
             if best is None or cc > best.cc:
@@ -593,7 +659,7 @@ def _fit_candidate(grey: np.ndarray, board, quad: np.ndarray) -> _Fit | None:
     mask = None
     seen = 1.0
     for ppu, iters in finer:
-        tpl = _template(board, ppu)
+        tpl = _template(board, ppu, look)
         mask = _piece_mask(grey, best.H, tpl, board)
         if mask is not None:
             seen = float(tpl.image[mask > 0].sum() / max(float(tpl.image.sum()), 1e-9))
@@ -604,7 +670,7 @@ def _fit_candidate(grey: np.ndarray, board, quad: np.ndarray) -> _Fit | None:
     if len(reps) > 1:
         # Decide the turn again on the precise fit: the outline lines up in every turn, so only the
         # content that differs between turns changes the match, and it does so reliably only now.
-        fine = _template(board, FINE_PPU)
+        fine = _template(board, FINE_PPU, look)
         keep = slice(None) if mask is None else mask > 0
         scores = {k: _corr(fine.image[keep], _rectify(grey, best.H @ _turn(board, k), fine)[0][keep])
                   for k in reps}
@@ -626,10 +692,26 @@ def register_outline(image: np.ndarray, board, *, hint=None, max_error_px: float
     Returns a ``Registration`` with ``method="outline"`` and no markers; raises
     ``RegistrationError`` saying what to change when the board cannot be placed.
     """
-    grey = _grey(image)
+    grey0 = _grey(image)
     closeness = _hint_measure(hint, board)  # a malformed hint is refused before any work
+    first: RegistrationError | None = None
+    for look in _looks(board):
+        try:
+            return _register_look(_as_look(grey0, look), board, closeness, max_error_px, min_correlation, look,
+                                  _on_ground(image, look))
+        except RegistrationError as exc:
+            first = first or exc  # the usual look's reason is the one to report
+    raise first
+
+
+def _register_look(grey: np.ndarray, board, closeness, max_error_px: float, min_correlation: float,
+                   look: str, ground: np.ndarray | None = None) -> Registration:
+    """``register_outline`` for one way the drawing may show (``_looks``), on the grey as it reads
+    it; ``ground``: where a coloured ground lies (``_on_ground``), the only place ink is looked for."""
     h, w = grey.shape
     ink = _ink(grey)
+    if ground is not None:
+        ink = ink & ground.astype(ink.dtype)
     clusters = _clusters(ink)
     if not clusters:
         raise RegistrationError("no board found: make sure the whole board is in view, lit, and lying "
@@ -654,7 +736,7 @@ def register_outline(image: np.ndarray, board, *, hint=None, max_error_px: float
         if math.sqrt(cv2.contourArea(quad.astype(np.float32))) / span < MIN_PPU:
             problems.append("small")
             continue
-        fit = _fit_candidate(grey, board, quad)
+        fit = _fit_candidate(grey, board, quad, look)
         if fit is None:
             problems.append("nomatch")
         elif fit.cc < min_correlation:
@@ -672,11 +754,12 @@ def register_outline(image: np.ndarray, board, *, hint=None, max_error_px: float
                                 f"leave only one board in view")
     fit = accepted[0][0]
     H, err = _fit_points(grey, _Fit(_choose_turn(fit.H, board, closeness), fit.cc, fit.seen), board,
-                         max_error_px)
+                         max_error_px, look)
     return Registration(H, err, (), "outline")
 
 
-def _fit_points(grey: np.ndarray, fit: _Fit, board, max_error_px: float) -> tuple[np.ndarray, float]:
+def _fit_points(grey: np.ndarray, fit: _Fit, board, max_error_px: float, look: str = DARK
+                ) -> tuple[np.ndarray, float]:
     """The final fit and its check, from the board points found near the fit's homography.
 
     Like the marker fit, it rests on correspondences (board point <-> pixel), and the RMS
@@ -690,7 +773,7 @@ def _fit_points(grey: np.ndarray, fit: _Fit, board, max_error_px: float) -> tupl
     board that is not flat (or a fit gone wrong): both are refused.
     """
     H = fit.H
-    pts = _find_points(grey, H, board)
+    pts = _find_points(grey, H, board, look)
     n, total = len(pts.names), len(board.points)
     need = max(6, math.ceil(MIN_POINTS_SEEN * total))
     x0, y0, x1, y1 = mk.board_extent(board)
