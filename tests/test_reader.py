@@ -456,3 +456,24 @@ def test_realistic_hanky_look_on_the_printed_blue_cloth():
         wrong += sum(truth[s] != got[s] for s in spots)
     assert refused <= 1 and read >= 11, (read, refused)
     assert wrong <= 1, wrong
+
+
+def test_a_black_man_darker_than_its_look_is_no_unknown_thing():
+    """A glossy black man's look keeps the calibration lamp's highlight; without it the man is
+    darker than any look and far from all of them. What is unknown on a board (skin, a piece half
+    on its point) is lighter than the darkest piece, never darker in every channel."""
+    from types import SimpleNamespace
+
+    from vision.classify import Verdicts
+
+    white = np.full((10, 3), 0.95)
+    black = np.concatenate([np.full((6, 3), 0.25), np.full((4, 3), 1.1)])  # a highlight on 4 samples
+    stub = SimpleNamespace(_templates={"man": ([(1, "man"), (2, "man")], np.stack([white, black]))})
+    top = np.stack([np.full((10, 3), 0.12),  # black, no highlight: darker than the look
+                    np.full((10, 3), 0.55) * [0.8, 0.9, 1.2],  # skin in light: lighter than the look
+                    np.full((10, 3), 0.2) * [0.6, 0.9, 1.4],  # skin in shade: as dark, but redder (BGR)
+                    np.full((10, 3), 0.12)])  # as dark, but read as white (no darker class there)
+    n = len(top)
+    v = Verdicts(np.array([1, 1, 1, 0]), np.full(n, 0.4), np.full(n, 0.6), np.full(n, 0.3), np.full((n, 3), 1 / 3))
+    got = BoardReader._darker_than_darkest(stub, "man", top, v)
+    assert list(got) == [True, False, False, False]

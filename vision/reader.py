@@ -36,7 +36,7 @@ from . import tone
 
 from .calibration import (ALIKE, OVER_EXPOSED, TOO_DARK, Calibration, classify_all, clipped, frame_looks,
                           read_samples)
-from .classify import class_gap
+from .classify import band_mean, class_gap, hue
 from .occlusion import HandCheck, shadow_reach
 
 
@@ -126,10 +126,11 @@ class BoardReader:
             if self.cal.family.patterns[kind].split and np.any(v.choice >= 0):
                 # pieces named by their groups in this frame: what is unlike its own group is odd
                 limit = max(limit, UNKNOWN_SPREAD * float(np.median(v.best[v.choice >= 0])))
+            darker = self._darker_than_darkest(kind, rel.top[kind], v)
             for j, i in enumerate(self.layout.groups[kind]):
                 name = self.cal.family.spots[i]
                 self.last.best[name] = float(v.best[j])
-                if v.best[j] > limit:
+                if v.best[j] > limit and not darker[j]:
                     unknown.append(name)
                 c = int(v.choice[j])
                 piece = None if c < 0 else Piece(*keys[c])
@@ -205,6 +206,28 @@ class BoardReader:
                         f"(a hand or arm?)")
         return ""
 
+    def _darker_than_darkest(self, kind: str, top: np.ndarray, v) -> np.ndarray:
+        """Spots read as the darkest piece class that show darker still, in every channel, than
+        that class's look: no hand or piece off its point, whatever their distance.
+
+        A glossy black man's calibrated look holds the lamp's highlight over part of its top; under
+        another lamp, or in a dim frame, none of it shows and the man is darker than any look
+        (photoreal renders: 0.13 of the board's brightness against a look of 0.57, 0.39 from it,
+        over the 0.3 that marks something unknown). What is unknown on a board is lighter than
+        the darkest piece, not darker: skin, a sleeve lit by the lamp, a piece half on the paper.
+        So a spot is let through only when it is darker in every channel than even the darker
+        half of that look and of its hue (within ``DARK_HUE``): dark skin in shadow can be as
+        dark as a black man, but it is redder."""
+        keys, T = self._templates[kind]
+        if not len(T):
+            return np.zeros(len(v.choice), bool)
+        looks = T.mean(axis=1)  # (C, 3)
+        darkest = int(np.argmin(looks.mean(axis=1)))
+        body = band_mean(T[darkest], (0.0, 0.5))  # its darker half: the man without the highlight
+        seen = top.mean(axis=1)
+        like = np.abs(hue(seen) - hue(looks[darkest])[None]).mean(axis=1) <= DARK_HUE
+        return (v.choice == darkest) & np.all(seen < body[None], axis=1) & like
+
     def _shade_ok(self, verdicts) -> np.ndarray:
         """Probes within a standing piece's shadow reach of a spot read as occupied."""
         occupied = np.zeros(len(self.cal.family.spots), bool)
@@ -233,6 +256,10 @@ MARKER_REACH = 1.0
 # A frame in which a light piece's look comes near the bare board at this share of its spots or
 # more gives no reading (``BoardReader._flattened``).
 FLAT_SHARE = 0.1
+# How far (mean per-channel difference of ``classify.hue``) a spot darker than the darkest look may
+# stray from that look's hue and still be taken for that piece (``_darker_than_darkest``):
+# measured, a black man without its highlight 0.03 from its look; shaded skin 0.2 or more.
+DARK_HUE = 0.12
 # For pieces named by their groups in the frame (``Pattern.split``), a spot further from its
 # look than this many times the frame's median piece is unlike any piece there.
 UNKNOWN_SPREAD = 2.0
