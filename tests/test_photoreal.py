@@ -47,13 +47,19 @@ def result():
     return _harness().evaluate(DEV)
 
 
-def test_every_frame_decodes_and_matches_its_record(meta):
+def _stored_sets():
+    return [d for d in (DEV, DEV.parent / "holdout", DEV.parent / "blind") if (d / "set.json").exists()]
+
+
+@pytest.mark.parametrize("where", _stored_sets(), ids=lambda d: d.name)
+def test_every_frame_decodes_and_matches_its_record(where):
     import engine
 
+    meta = json.loads((where / "set.json").read_text())
     assert meta["frames"], "empty set"
     kinds = {}
     for rec in meta["frames"]:
-        img = cv2.imread(str(DEV / rec["file"]), cv2.IMREAD_COLOR)
+        img = cv2.imread(str(where / rec["file"]), cv2.IMREAD_COLOR)
         assert img is not None, rec["file"]
         assert (img.shape[1], img.shape[0]) == tuple(rec["res"]), rec["file"]
         game = engine.load(rec["game"])

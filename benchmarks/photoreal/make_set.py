@@ -74,6 +74,15 @@ SETS = {
         ("brain-hanky", 1, 9, (1920, 1080), {}),
         ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
+    # Rendered after the reader of 2026-11-26 was frozen and read once, as it stood: frames nobody
+    # here had seen (docs/photoreal.md).
+    "blind": dict(seed=4004, step_from=STEPS, games=[
+        ("nine-mens-morris", 1, 11, (1280, 720), {}),
+        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 1, 11, (1280, 720), {}),
+        ("saba", 1, 11, (1280, 720), {}),
+        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+    ]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
