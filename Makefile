@@ -38,7 +38,7 @@ bench-serial: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/serial.py
 
 # The photoreal evaluation set (Blender/Cycles renders of printed boards and real pieces, about
-# 50 minutes on 2 cores; docs/photoreal.md). Needs blender: `sudo apt-get install blender`.
+# 70 minutes on 2 cores; docs/photoreal.md). Needs blender: `sudo apt-get install blender`.
 PHOTOREAL_SETS ?= dev holdout blind game
 photoreal: $(STAMP)
 	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
