@@ -208,7 +208,8 @@ class BoardReader:
 
     def _darker_than_darkest(self, kind: str, top: np.ndarray, v) -> np.ndarray:
         """Spots read as the darkest piece class that show darker still, in every channel, than
-        that class's look: no hand or piece off its point, whatever their distance.
+        the darker half of that class's look: no hand or piece off its point, whatever their
+        distance.
 
         A glossy black man's calibrated look holds the lamp's highlight over part of its top; under
         another lamp, or in a dim frame, none of it shows and the man is darker than any look
@@ -258,7 +259,8 @@ MARKER_REACH = 1.0
 FLAT_SHARE = 0.1
 # How far (mean per-channel difference of ``classify.hue``) a spot darker than the darkest look may
 # stray from that look's hue and still be taken for that piece (``_darker_than_darkest``):
-# measured, a black man without its highlight 0.03 from its look; shaded skin 0.2 or more.
+# a black man without its highlight lay 0.03 from its look (photoreal); skin, its red half as much
+# again as its blue, lies 0.2 or more from a neutral look.
 DARK_HUE = 0.12
 # For pieces named by their groups in the frame (``Pattern.split``), a spot further from its
 # look than this many times the frame's median piece is unlike any piece there.
