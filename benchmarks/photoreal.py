@@ -102,13 +102,18 @@ def setups(meta) -> dict[str, dict]:
     return out
 
 
-def _truth_homography(game, rec) -> np.ndarray:
-    """Board -> picture homography fitted to where Blender put the spots in ``rec`` (its
-    ``pixels``): the truth a registration is measured against (lens distortion left in)."""
+def _true_spots(game, rec) -> tuple[np.ndarray, np.ndarray]:
+    """(board coordinates, picture pixels) of the board's spots where Blender put them in ``rec``."""
     coords = game.board.coords
     names = [n for n in rec["pixels"] if n in coords]
-    H, _ = cv2.findHomography(np.array([coords[n] for n in names], np.float64),
-                              np.array([rec["pixels"][n] for n in names], np.float64))
+    return (np.array([coords[n] for n in names], np.float64),
+            np.array([rec["pixels"][n] for n in names], np.float64))
+
+
+def _truth_homography(game, rec) -> np.ndarray:
+    """Board -> picture homography fitted to the true spots of ``rec``: the truth a registration
+    is measured against (lens distortion left in)."""
+    H, _ = cv2.findHomography(*_true_spots(game, rec))
     return H
 
 
@@ -124,10 +129,8 @@ def corner_hint(game, rec) -> tuple[float, float]:
 def fit_error_px(game, H: np.ndarray, rec) -> tuple[float, float]:
     """(median, largest) distance in pixels between where ``H`` puts the board's spots and where
     they are in ``rec``'s picture."""
-    coords = game.board.coords
-    names = [n for n in rec["pixels"] if n in coords]
-    got = cv2.perspectiveTransform(np.array([[coords[n] for n in names]], np.float64), H)[0]
-    e = np.linalg.norm(got - np.array([rec["pixels"][n] for n in names]), axis=1)
+    board_xy, pixels = _true_spots(game, rec)
+    e = np.linalg.norm(cv2.perspectiveTransform(board_xy[None], H)[0] - pixels, axis=1)
     return float(np.median(e)), float(e.max())
 
 

@@ -468,7 +468,9 @@ def test_a_black_man_darker_than_its_look_is_no_unknown_thing():
 
     white = np.full((10, 3), 0.95)
     black = np.concatenate([np.full((6, 3), 0.25), np.full((4, 3), 1.1)])  # a highlight on 4 samples
-    stub = SimpleNamespace(_templates={"man": ([(1, "man"), (2, "man")], np.stack([white, black]))})
+    from vision.reader import _darkest_piece
+
+    stub = SimpleNamespace(_darkest={"man": _darkest_piece(np.stack([white, black]))})
     top = np.stack([np.full((10, 3), 0.12),  # black, no highlight: darker than the look
                     np.full((10, 3), 0.55) * [0.8, 0.9, 1.2],  # skin in light: lighter than the look
                     np.full((10, 3), 0.2) * [0.6, 0.9, 1.4],  # skin in shade: as dark, but redder (BGR)

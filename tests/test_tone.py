@@ -61,7 +61,7 @@ def test_a_dim_frame_flattens_nothing_and_a_bright_one_does():
 
     def share(gain):
         scale = np.tile(tone.compress(cloth * gain), (n, 1))
-        return tone.washed_out(T, scale, scale / cloth, 0.16)
+        return tone.washed_out(T, tone.looks_in_frame(T, scale, scale / cloth), 0.16)
 
     assert share(0.7)[0] == 0.0 and share(1.0)[0] == 0.0
     assert share(8.0)[0] == 1.0  # the cloth itself near white: the ring shows as the cloth
@@ -75,4 +75,4 @@ def test_a_look_never_far_from_its_board_is_not_called_flattened():
     board = np.array([140.0, 180.0, 200.0])
     scale = np.tile(board * 1.3, (6, 1))
     assert tone.apart(man)[0] > 0.16
-    assert tone.washed_out(man, scale, np.full((6, 3), 1.3), 0.16)[0] == 0.0
+    assert tone.washed_out(man, tone.looks_in_frame(man, scale, np.full((6, 3), 1.3)), 0.16)[0] == 0.0

@@ -341,6 +341,18 @@ def follow_split(v: Verdicts, split: np.ndarray, d: np.ndarray) -> Verdicts:
     return Verdicts(choice, best, v.second, v.confidence, probs)
 
 
+def _empty_spread(d: np.ndarray, v: Verdicts, sure: float, least: int) -> tuple[float, float] | None:
+    """(median, robust spread, at least 0.003) of how far the feet of this frame's clearly empty
+    spots (read empty, ``sure`` or surer) lie from their empty look; None with fewer than
+    ``least`` of them: what ``empty_like_frame`` and ``unlike_empty`` measure a spot against."""
+    empties = (v.choice < 0) & (v.confidence >= sure)
+    if empties.sum() < least:
+        return None
+    foot = d[empties, 0]
+    m = float(np.median(foot))
+    return m, max(1.4826 * float(np.median(np.abs(foot - m))), 0.003)
+
+
 # A spot read, unsurely, as the lightest piece is called empty when its foot looks no further
 # from the empty board than this many times the scatter of the frame's clearly empty spots
 # beyond their median (measured on the photoreal dev set: 5 to 8 put every empty point right
@@ -360,13 +372,12 @@ def empty_like_frame(d: np.ndarray, v: Verdicts, light: int, *, unsure: float = 
     distance from the empty look (``d[:, 0]``) is compared with the frame's clearly empty spots
     (``least`` of them or more): within their median plus ``EMPTY_SPREAD`` times their spread,
     the spot is empty; its odds of being empty and of the light piece change places."""
-    empties = (v.choice < 0) & (v.confidence >= unsure)
-    if empties.sum() < least:
+    spread = _empty_spread(d, v, unsure, least)
+    if spread is None:
         return v
+    m, s = spread
     foot = d[:, 0]
-    m = float(np.median(foot[empties]))
-    s = 1.4826 * float(np.median(np.abs(foot[empties] - m)))
-    turn = (v.choice == light) & (v.confidence < unsure) & (foot <= m + EMPTY_SPREAD * max(s, 0.003))
+    turn = (v.choice == light) & (v.confidence < unsure) & (foot <= m + EMPTY_SPREAD * s)
     if not turn.any():
         return v
     choice = np.where(turn, -1, v.choice)
@@ -394,10 +405,8 @@ def unlike_empty(d: np.ndarray, v: Verdicts, *, sure: float = 0.5, least: int = 
     own, while the frame's empty squares lay within 0.05). Such a spot is no empty square;
     counted among the pieces it falls into its group with the other silver gems, whose look
     the frame then learns (``adapt``)."""
-    empties = (v.choice < 0) & (v.confidence >= sure)
-    if empties.sum() < least:
+    spread = _empty_spread(d, v, sure, least)
+    if spread is None:
         return np.zeros(len(v.choice), bool)
-    foot = d[:, 0]
-    m = float(np.median(foot[empties]))
-    s = 1.4826 * float(np.median(np.abs(foot[empties] - m)))
-    return (v.choice < 0) & (foot > max(m + UNLIKE_SPREAD * max(s, 0.003), UNLIKE_FLOOR))
+    m, s = spread
+    return (v.choice < 0) & (d[:, 0] > max(m + UNLIKE_SPREAD * s, UNLIKE_FLOOR))

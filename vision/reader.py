@@ -77,6 +77,7 @@ class BoardReader:
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
         self._unknown = {kind: unknown_above(calibration, kind, T) for kind, (_k, T) in self._templates.items()}
+        self._darkest = {kind: _darkest_piece(T) for kind, (_k, T) in self._templates.items() if len(T)}
 
     def read(self, frame) -> Observation:
         self.last = Diagnostics()
@@ -176,7 +177,7 @@ class BoardReader:
         if rel.scale is None:
             return ""
         for kind, (keys, T) in self._templates.items():
-            share = tone.washed_out(T, rel.scale[kind], rel.light[kind], 2 * ALIKE, looks[kind])
+            share = tone.washed_out(T, looks[kind], 2 * ALIKE)
             if len(share) and float(share.max()) >= FLAT_SHARE:
                 return self.cal.family.class_name(*keys[int(np.argmax(share))])
         return ""
@@ -218,15 +219,12 @@ class BoardReader:
         the darkest piece, not darker: skin, a sleeve lit by the lamp, a piece half on the paper.
         So a spot is let through only when it is darker in every channel than even the darker
         half of that look and of its hue (within ``DARK_HUE``): dark skin in shadow can be as
-        dark as a black man, but it is redder."""
-        keys, T = self._templates[kind]
-        if not len(T):
+        dark as a black man, but it is redder. (``_darkest_piece`` says which class, once.)"""
+        if kind not in self._darkest:
             return np.zeros(len(v.choice), bool)
-        looks = T.mean(axis=1)  # (C, 3)
-        darkest = int(np.argmin(looks.mean(axis=1)))
-        body = band_mean(T[darkest], (0.0, 0.5))  # its darker half: the man without the highlight
+        darkest, body, look_hue = self._darkest[kind]
         seen = top.mean(axis=1)
-        like = np.abs(hue(seen) - hue(looks[darkest])[None]).mean(axis=1) <= DARK_HUE
+        like = np.abs(hue(seen) - look_hue[None]).mean(axis=1) <= DARK_HUE
         return (v.choice == darkest) & np.all(seen < body[None], axis=1) & like
 
     def _shade_ok(self, verdicts) -> np.ndarray:
@@ -265,6 +263,14 @@ DARK_HUE = 0.12
 # For pieces named by their groups in the frame (``Pattern.split``), a spot further from its
 # look than this many times the frame's median piece is unlike any piece there.
 UNKNOWN_SPREAD = 2.0
+
+
+def _darkest_piece(templates: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """(index of the darkest class look, the mean of its darker half of samples, the hue of its
+    mean): what ``BoardReader._darker_than_darkest`` compares each frame's spots with."""
+    looks = templates.mean(axis=1)  # (C, 3)
+    darkest = int(np.argmin(looks.mean(axis=1)))
+    return darkest, band_mean(templates[darkest], (0.0, 0.5)), hue(looks[darkest])
 
 
 def unknown_above(cal: Calibration, kind: str, templates: np.ndarray) -> float:

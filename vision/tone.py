@@ -55,6 +55,13 @@ def expand(v: np.ndarray) -> np.ndarray:
     return np.where(v > KNEE, KNEE - room * np.log1p(-frac), v)
 
 
+def light_looks(templates: np.ndarray) -> np.ndarray:
+    """(C,) which class looks (C, K, 3) are ``LIGHTER`` than their board in some channel."""
+    if not len(templates):
+        return np.zeros(0, bool)
+    return templates.mean(axis=1).max(axis=-1) > LIGHTER
+
+
 def looks_in_frame(templates: np.ndarray, scale: np.ndarray, light: np.ndarray) -> np.ndarray:
     """The class looks ``templates`` (C, K, 3; relative to the board at calibration) as each
     spot should show them in this frame: (n, C, K, 3), or ``templates`` itself when no look
@@ -68,7 +75,7 @@ def looks_in_frame(templates: np.ndarray, scale: np.ndarray, light: np.ndarray) 
     templates = np.asarray(templates, dtype=float)
     light = np.maximum(light, 1e-3)
     board_then = scale / light  # (n, 3): the board under each spot at calibration, as shown
-    bent = templates.mean(axis=1).max(axis=-1) > LIGHTER if len(templates) else np.zeros(0, bool)
+    bent = light_looks(templates)
     if not bent.any() or float(templates[bent].max()) * float(max(np.max(scale), np.max(board_then))) <= KNEE:
         return templates
     # the light in linear terms: the board's own colour may already be bent (white paper)
@@ -86,18 +93,14 @@ def apart(looks: np.ndarray) -> np.ndarray:
     return np.abs(looks - 1.0).mean(axis=(-2, -1)) / np.maximum(1.0, looks.mean(axis=(-2, -1)))
 
 
-def washed_out(templates: np.ndarray, scale: np.ndarray, light: np.ndarray, least: float,
-               looks: np.ndarray | None = None) -> np.ndarray:
-    """(C,) for each class look, the share of spots at which this frame's light bends it to
-    within ``least`` of the bare board (``apart``) and to less than half its distance at
-    calibration (a look that was never far from the board, a cream man on a cream board, is
-    not flattened by the frame); 0 for looks that are not bent. ``looks``: ``looks_in_frame``'s
-    answer when already made."""
-    if looks is None:
-        looks = looks_in_frame(templates, scale, light)
+def washed_out(templates: np.ndarray, looks: np.ndarray, least: float) -> np.ndarray:
+    """(C,) for each class look ``templates``, the share of spots at which this frame's light
+    bends it (``looks``: ``looks_in_frame``'s answer) to within ``least`` of the bare board
+    (``apart``) and to less than half its distance at calibration (a look that was never far
+    from the board, a cream man on a cream board, is not flattened by the frame); 0 for looks
+    that are not bent."""
     if looks.ndim != 4:
         return np.zeros(len(templates))
     gap = apart(looks)  # (n, C)
     limit = np.minimum(least, FLATTENED * apart(templates))  # (C,)
-    bent = templates.mean(axis=1).max(axis=-1) > LIGHTER
-    return np.where(bent, (gap < limit[None]).mean(axis=0), 0.0)
+    return np.where(light_looks(templates), (gap < limit[None]).mean(axis=0), 0.0)
