@@ -76,3 +76,24 @@ def test_a_look_never_far_from_its_board_is_not_called_flattened():
     scale = np.tile(board * 1.3, (6, 1))
     assert tone.apart(man)[0] > 0.16
     assert tone.washed_out(man, tone.looks_in_frame(man, scale, np.full((6, 3), 1.3)), 0.16)[0] == 0.0
+
+
+# ---------------------------------------------------------------------------- the frame's own ink curve
+def test_ink_gamma_recovers_the_power_the_frame_applied():
+    rng = np.random.default_rng(3)
+    then = rng.uniform(0.3, 0.8, (200, 3))
+    g = np.array([1.6, 1.4, 0.7])
+    seen = then ** g * (1 + 0.01 * rng.standard_normal((200, 3)))
+    assert tone.ink_gamma(seen, then) == pytest.approx(g, abs=0.05)
+    assert np.allclose(tone.bend(np.ones((4, 3)), g), 1.0)  # the board stays the board
+    assert np.allclose(tone.bend(then, g), then ** g)
+
+
+def test_ink_gamma_says_nothing_on_too_little_ink_or_ink_that_moved():
+    rng = np.random.default_rng(4)
+    then = rng.uniform(0.3, 0.8, (200, 3))
+    assert tone.ink_gamma(then[:10], then[:10]) is None  # too few samples
+    assert tone.ink_gamma(np.ones((200, 3)) * 0.9, np.ones((200, 3)) * 0.95) is None  # all paper: no ink
+    # lines that landed elsewhere (a camera moved or refocused): each sample's power differs
+    shuffled = then[rng.permutation(200)]
+    assert tone.ink_gamma(shuffled, then) is None

@@ -76,6 +76,9 @@ class Pattern:
     # (``calibration._widest_envelope``), if every piece of the pieces picture stays well clear of
     # the widened look: not for a piece that can look like the ground (a gem mirroring the cloth).
     slack_most: float = 0.0
+    # Follow the frame's own tone curve, measured on the printed ink of its empty spots
+    # (``tone.ink_gamma``), for the empty looks and the pieces' alike.
+    ink: bool = False
 
     def look(self) -> dict:
         """How ``classify.distances`` compares a spot with a piece's look on this pattern."""
@@ -148,6 +151,9 @@ class Family:
     # Said after "use pieces that stand out from the board" when calibration finds a piece like
     # the empty board: what else helps on this family's boards (``{game}``: the game's name).
     contrast_hint: str = ""
+    # (M, 2) board points on the printed lines, clear of every spot's piece: the ink a frame's
+    # tone curve is measured on (``tone.ink_gamma``) however full the board is.
+    ink: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
         return tuple(c for c in self.classes if c.kind == kind)
@@ -162,7 +168,7 @@ class Family:
 # Piece heights, board units: HTJB men are about 5 mm tall on 22.5 mm units; Brain Hanky rings
 # about 6 mm and gems about 9 mm on 93 mm cells.
 MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.065, 0.1
-HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True, empty_in_frame=True)
+HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True, empty_in_frame=True, ink=True)
 # A ring's band: in order of brightness (its gloss and shaded side fall anywhere round it), in
 # proportion to its brightness (on the blue cloth a white ring is several times the ground),
 # with its hue weighed in (white and yellow differ in one channel), and named by its group in
@@ -189,11 +195,33 @@ def _spots(game) -> tuple[tuple[str, ...], np.ndarray, tuple[str, ...]]:
     return spots, xy, tuple(rules.kind_at(s) for s in spots)
 
 
+# Ink points lie this far apart along a line, and this many times a man's radius from any point.
+INK_STEP = 0.25
+INK_CLEAR = 1.4
+
+
+def line_ink(board, xy: np.ndarray, clear: float, step: float = INK_STEP) -> np.ndarray:
+    """(M, 2) points every ``step`` along the board's straight edges that lie ``clear`` or more
+    from every spot: printed line that no piece standing on a point covers."""
+    pts = []
+    for a, b in getattr(board, "edges", ()):
+        pa, pb = np.asarray(board.coords[a], float), np.asarray(board.coords[b], float)
+        n = max(1, int(np.linalg.norm(pb - pa) / step))
+        for t in (np.arange(n) + 0.5) / n:
+            pts.append(pa + t * (pb - pa))
+    if not pts:
+        return np.zeros((0, 2))
+    pts = np.array(pts)
+    d = np.linalg.norm(pts[:, None, :] - xy[None], axis=2).min(axis=1)
+    return pts[d >= clear]
+
+
 def men_on_points(game) -> Family:
     """Flat pieces on points (HTJB men, chips): a disc sampled inside each piece."""
     spots, xy, kinds = _spots(game)
     return Family("htjb", spots, xy, kinds, {k: HTJB_MAN for k in set(kinds)}, _classes(game),
-                  heights={k: MAN_HEIGHT for k in set(kinds)})
+                  heights={k: MAN_HEIGHT for k in set(kinds)},
+                  ink=line_ink(game.board, xy, INK_CLEAR * HTJB_MAN.piece_radius))
 
 
 def rings_and_gems(game) -> Family:

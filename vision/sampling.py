@@ -68,6 +68,7 @@ class Layout:
     kinds: tuple[str, ...]  # the piece kinds, in the order of ``groups``
     groups: dict[str, np.ndarray]  # kind -> indices of the spots of that kind
     near: np.ndarray  # (N, NEAREST_PROBES) indices of each spot's nearest probes
+    ink_near: np.ndarray | None = None  # (M,) the spot nearest each of ``family.ink``
 
     @classmethod
     def build(cls, family: Family, probes: np.ndarray) -> Layout:
@@ -76,7 +77,9 @@ class Layout:
         d = np.round(np.linalg.norm(family.xy[:, None, :] - probes[None, :, :], axis=2), 9)
         k = min(NEAREST_PROBES, len(probes))
         near = np.argsort(d, axis=1, kind="stable")[:, :k]  # ties break the same way every time
-        return cls(family, probes, kinds, groups, near)
+        ink_near = np.argmin(np.linalg.norm(family.ink[:, None, :] - family.xy[None], axis=2), axis=1) \
+            if len(family.ink) else np.zeros(0, np.intp)
+        return cls(family, probes, kinds, groups, near, ink_near)
 
     def sample_points(self, lift: np.ndarray | None = None) -> np.ndarray:
         """(M, 2) board coordinates of every pixel fetched: spot samples by kind, then (with
@@ -88,11 +91,12 @@ class Layout:
             parts += [(self.family.xy[idx][:, None, :] + lift[idx][:, None, :]
                        + self.family.patterns[k].offsets[None]).reshape(-1, 2) for k, idx in self.groups.items()]
         parts.append((self.probes[:, None, :] + PROBE_PATCH[None]).reshape(-1, 2))
+        parts.append(self.family.ink.reshape(-1, 2))
         return np.concatenate(parts)
 
     def split(self, values: np.ndarray, lifted: bool = False):
         """Cut the fetched colours back into {kind: (n, K, 3)} at the spots, the same at the
-        pieces' tops (the spots again when not ``lifted``), and probes (P, 3, patch)."""
+        pieces' tops (the spots again when not ``lifted``), probes (P, patch, 3) and ink (M, 3)."""
         out, at = {}, 0
         for k, idx in self.groups.items():
             kk = len(self.family.patterns[k].offsets)
@@ -105,8 +109,9 @@ class Layout:
                 kk = len(self.family.patterns[k].offsets)
                 tops[k] = values[at:at + len(idx) * kk].reshape(len(idx), kk, 3)
                 at += len(idx) * kk
-        probes = values[at:].reshape(len(self.probes), len(PROBE_PATCH), 3)
-        return out, tops, probes
+        n_ink = len(self.family.ink)
+        probes = values[at:len(values) - n_ink].reshape(len(self.probes), len(PROBE_PATCH), 3)
+        return out, tops, probes, values[len(values) - n_ink:]
 
 
 @dataclass
@@ -118,6 +123,7 @@ class Samples:
     probes: np.ndarray
     probe_spread: np.ndarray  # (P,) max-min over the probe's patch, relative to its mean
     tops: dict[str, np.ndarray] | None = None  # None: the same as ``spots`` (nothing lifted)
+    ink: np.ndarray | None = None  # (M, 3) on the printed lines (``Family.ink``)
 
     def __post_init__(self) -> None:
         if self.tops is None:
@@ -136,6 +142,8 @@ class Relative:
     # there against the empty board (``vision.tone``: how a light piece's look bends near white)
     scale: dict[str, np.ndarray] | None = None
     light: dict[str, np.ndarray] | None = None
+    # (M, 3): the printed lines' ink (``Family.ink``) relative to the board beside it
+    ink: np.ndarray | None = None
 
 
 def lift(H: np.ndarray, frame_size: tuple[int, int], xy: np.ndarray, heights: np.ndarray) -> np.ndarray | None:
@@ -228,11 +236,11 @@ def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray, lifted: 
     h, w = image.shape[:2]
     outside = (pts[:, 0] < 0) | (pts[:, 1] < 0) | (pts[:, 0] > w - 1) | (pts[:, 1] > h - 1)
     values[outside] = np.nan
-    spots, tops, probe_patches = layout.split(values, lifted is not None)
+    spots, tops, probe_patches, ink = layout.split(values, lifted is not None)
     mean = probe_patches.mean(axis=1)
     grey = probe_patches.mean(axis=2)
     spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
-    return Samples(spots, mean, spread, tops)
+    return Samples(spots, mean, spread, tops, ink)
 
 
 def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
@@ -300,5 +308,8 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
     top = base if samples.tops is samples.spots else {
         k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
+    ink = None
+    if samples.ink is not None and len(samples.ink) and layout.ink_near is not None:
+        ink = samples.ink / scale[layout.ink_near]
     return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
-                    {k: light[idx] for k, idx in layout.groups.items()}), ratio
+                    {k: light[idx] for k, idx in layout.groups.items()}, ink), ratio
