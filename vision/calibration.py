@@ -380,7 +380,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             if g is not None:
                 # the empty look and the pieces' looks as this frame's own curve shows them
                 empty = tuple(tone.bend(e, g) for e in empty) if isinstance(empty, tuple) else tone.bend(empty, g)
-                L = tone.bend(L, g)
+                L = tone.bend(by_brightness(T) if pat.look().get("ordered") else T, g)
                 d = distances(x, empty, L, top=top, **look)
                 v = decide(d, cal.scale)
         if in_frame and len(T):

@@ -175,7 +175,8 @@ HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=T
 # the frame (by the lighter half of its samples: the band, not the cloth at its edges) when the
 # frame shows both sides' rings apart.
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True, relative=True,
-                             hue_weight=0.5, split=True, split_band=(0.5, 1.0), slack_most=0.02)
+                             hue_weight=0.5, split=True, split_band=(0.5, 1.0), slack_most=0.02,
+                             ink=True)
 # A gem, a metal mirror: by the hue of its darker two thirds (``classify._by_hue``), and by its
 # group in the frame (silver cooler than gold, both moving with every lamp).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,

@@ -139,7 +139,8 @@ def ink_gamma(seen: np.ndarray, then: np.ndarray, *, lo: float = 0.2, hi: float 
     then = np.asarray(then, float).reshape(-1, 3)
     g = np.ones(3)
     for c in range(3):
-        m = (then[:, c] >= lo) & (then[:, c] <= hi) & (seen[:, c] > 1e-3)
+        t = np.where(then[:, c] > 1, 1 / np.maximum(then[:, c], 1e-3), then[:, c])  # ink lighter than the board too
+        m = (t >= lo) & (t <= hi) & (seen[:, c] > 1e-3)
         if m.sum() < least:
             return None
         r = np.log(seen[m, c]) / np.log(then[m, c])
