@@ -83,6 +83,15 @@ SETS = {
         ("saba", 1, 11, (1280, 720), {}),
         ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
+    # The second blind set: rendered on 2026-11-26 outside the project while the reader was being
+    # changed, and not read until it was frozen again (docs/photoreal.md); the recipe of "blind".
+    "blind2": dict(seed=5005, step_from=STEPS, games=[
+        ("nine-mens-morris", 1, 11, (1280, 720), {}),
+        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 1, 11, (1280, 720), {}),
+        ("saba", 1, 11, (1280, 720), {}),
+        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+    ]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
