@@ -4,6 +4,7 @@ tells two looks apart, and leaving the frame to the templates when it shows no t
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.classify import Verdicts, distances, follow_split, probabilities, split_pair, unlike_empty
 
@@ -69,7 +70,7 @@ def test_an_unsure_white_man_whose_foot_looks_like_the_frames_empty_points_is_em
     """``empty_like_frame``: the foot's distance from the empty look (column 0) decides an
     unsure light piece against the frame's clearly empty spots; a man that hides its point's
     dot stays a man, and with too few clear empty spots nothing changes."""
-    from vision.classify import empty_like_frame
+    from vision.classify import FOOT_ODDS, empty_like_frame
 
     n = 10
     foot = np.array([0.02, 0.021, 0.019, 0.022, 0.02, 0.018, 0.03, 0.12, 0.025, 0.11])
@@ -83,7 +84,14 @@ def test_an_unsure_white_man_whose_foot_looks_like_the_frames_empty_points_is_em
     # spot 7: unsure, but its foot hides the dot (0.12) -> still a white man
     # spot 8: sure -> untouched; spot 9: a black man -> untouched
     assert list(out.choice) == [-1] * 7 + [0, 0, 1]
-    assert out.probs[6, 0] == 0.7 and out.probs[6, 1] == 0.3
+    # spot 6 turned: empty and white man change places, then the foot's evidence weighs on the man
+    assert out.probs[6, 0] == pytest.approx(0.7 / (0.7 + 0.3 * FOOT_ODDS))
+    assert out.probs[6, 1] == pytest.approx(0.3 * FOOT_ODDS / (0.7 + 0.3 * FOOT_ODDS))
+    # the clearly empty spots whose foot shows the dot: a white man there is FOOT_ODDS as likely
+    assert out.probs[0, 1] / out.probs[0, 0] == pytest.approx(0.7 / 0.3 * FOOT_ODDS)
+    # a man whose foot hides the dot, and every other piece, keep their odds
+    assert np.allclose(out.probs[7:], probs[7:])
+    assert np.allclose(out.probs.sum(axis=1), 1.0)
     few = Verdicts(np.array([-1, -1, 0, 0]), np.zeros(4), np.ones(4), np.array([0.9, 0.9, 0.1, 0.1]),
                    np.tile([0.3, 0.7, 0.0], (4, 1)))
     assert empty_like_frame(d[:4], few, light=0) is few
