@@ -451,7 +451,7 @@ def main(argv=None) -> int:
         print(game_table(res))
         results.append(res)
     else:
-        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / "dev", DATA / "holdout", DATA / "blind", DATA / "blind2")
+        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / "dev", DATA / "holdout", DATA / "blind", DATA / "blind2", DATA / "blind3")
                                                 if (d / "set.json").exists()]
         if not dirs:
             print(f"no photoreal sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)

@@ -48,7 +48,7 @@ def result():
 
 
 def _stored_sets():
-    return [d for d in (DEV, DEV.parent / "holdout", DEV.parent / "blind", DEV.parent / "blind2") if (d / "set.json").exists()]
+    return [d for d in (DEV, DEV.parent / "holdout", DEV.parent / "blind", DEV.parent / "blind2", DEV.parent / "blind3") if (d / "set.json").exists()]
 
 
 @pytest.mark.parametrize("where", _stored_sets(), ids=lambda d: d.name)

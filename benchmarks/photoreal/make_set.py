@@ -92,6 +92,15 @@ SETS = {
         ("saba", 1, 11, (1280, 720), {}),
         ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
+    # The third: rendered the same way after blind2 had been read, and read once with the reader
+    # frozen again (docs/photoreal.md).
+    "blind3": dict(seed=6006, step_from=STEPS, games=[
+        ("nine-mens-morris", 1, 11, (1280, 720), {}),
+        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
+        ("tapatan", 1, 11, (1280, 720), {}),
+        ("saba", 1, 11, (1280, 720), {}),
+        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+    ]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
