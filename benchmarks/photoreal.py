@@ -45,6 +45,8 @@ from vision.calibration import CalibrationError, calibrate  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "photoreal"
+# The sets read for figures, in the order they are reported (the game set is read with --game).
+SCORED = ("dev", "holdout", "blind", "blind2", "blind3")
 TARGET_POINT_ERR = 0.05  # %
 TARGET_RIGHT = 99.0  # % of clear frames read fully right
 TARGET_REFUSED = 1.0  # % of clear frames refused as occluded
@@ -451,8 +453,7 @@ def main(argv=None) -> int:
         print(game_table(res))
         results.append(res)
     else:
-        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / "dev", DATA / "holdout", DATA / "blind", DATA / "blind2", DATA / "blind3")
-                                                if (d / "set.json").exists()]
+        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in SCORED) if (d / "set.json").exists()]
         if not dirs:
             print(f"no photoreal sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2

@@ -312,7 +312,7 @@ def beside_photoreal(rows: list[Row]) -> None:
     family beside this run's 1280x720 rows: what the simulator's figures are worth."""
     import photoreal  # benchmarks/photoreal.py
 
-    sets = [d for d in (photoreal.DATA / n for n in ("dev", "holdout", "blind", "blind2", "blind3")) if (d / "set.json").exists()]
+    sets = [d for d in (photoreal.DATA / n for n in photoreal.SCORED) if (d / "set.json").exists()]
     if not sets:
         print("\nThe photoreal set is not stored (`make photoreal` renders it): no figures beside the simulator's.")
         return
@@ -345,7 +345,7 @@ def beside_photoreal(rows: list[Row]) -> None:
             a = photoreal._after_step(acc)
             cols.setdefault(fam, {})[res["set"]] = (err, right, refused, acc["hand_read"], acc["hand"])
             cols[fam][res["set"] + " stepped"] = (a["point_err"], a["right_pct"], a["refused_pct"], None, None)
-    order = ["dev", "dev stepped", "holdout", "holdout stepped", "blind", "blind stepped", "blind2", "blind2 stepped", "blind3", "blind3 stepped"]
+    order = [c for n in photoreal.SCORED for c in (n, f"{n} stepped")]
     print("\nBeside the photoreal set (Blender/Cycles renders, docs/photoreal.md; HTJB at 1280x720 and one\n"
           "setup at 1920x1080, Brain Hanky on the blue cloth at 1920x1080). Each cell: point error % / frames\n"
           "fully right % / clear frames refused %; 'stepped': after `arbiter play`'s exposure steps.")

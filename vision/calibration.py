@@ -371,7 +371,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         x, top, L = rel.base[kind], rel.top[kind], looks[kind]
         empty = cal.empty_look(kind)
         look = pat.look()
-        if look.get("ordered"):  # sorted once here rather than in every comparison
+        if pat.ordered:  # sorted once here rather than in every comparison
             top, L, look = by_brightness(top), by_brightness(L), {**look, "ordered": False}
         d = distances(x, empty, L, top=top, **look)
         v = decide(d, cal.scale)
@@ -380,7 +380,8 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             if g is not None:
                 # the empty look and the pieces' looks as this frame's own curve shows them
                 empty = tuple(tone.bend(e, g) for e in empty) if isinstance(empty, tuple) else tone.bend(empty, g)
-                L = tone.bend(by_brightness(T) if pat.look().get("ordered") else T, g)
+                # from the calibrated looks, not the tone curve's guess at them (``frame_looks``)
+                L = tone.bend(by_brightness(T) if pat.ordered else T, g)
                 d = distances(x, empty, L, top=top, **look)
                 v = decide(d, cal.scale)
         if in_frame and len(T):
@@ -415,7 +416,7 @@ def _frame_ink(cal: Calibration, kind: str, x: np.ndarray, v, ink: np.ndarray | 
     swapped; nothing it changed went wrong (docs/photoreal.md)."""
     sure = (v.choice < 0) & (v.confidence >= 0.5)
     seen, then = [x[sure].reshape(-1, 3)], [cal.empty[kind][sure].reshape(-1, 3)]
-    if ink is not None and cal.ink_empty is not None and len(ink) == len(cal.ink_empty):
+    if ink is not None and cal.ink_empty is not None:  # same length: both come from ``Family.ink``
         seen.append(ink)
         then.append(cal.ink_empty)
     g = tone.ink_gamma(np.concatenate(seen), np.concatenate(then))

@@ -68,7 +68,7 @@ class Layout:
     kinds: tuple[str, ...]  # the piece kinds, in the order of ``groups``
     groups: dict[str, np.ndarray]  # kind -> indices of the spots of that kind
     near: np.ndarray  # (N, NEAREST_PROBES) indices of each spot's nearest probes
-    ink_near: np.ndarray | None = None  # (M,) the spot nearest each of ``family.ink``
+    ink_near: np.ndarray  # (M,) the spot nearest each of ``family.ink``
 
     @classmethod
     def build(cls, family: Family, probes: np.ndarray) -> Layout:
@@ -78,7 +78,7 @@ class Layout:
         k = min(NEAREST_PROBES, len(probes))
         near = np.argsort(d, axis=1, kind="stable")[:, :k]  # ties break the same way every time
         ink_near = np.argmin(np.linalg.norm(family.ink[:, None, :] - family.xy[None], axis=2), axis=1) \
-            if len(family.ink) else np.zeros(0, np.intp)
+            if len(family.ink) else np.zeros(0, np.intp)  # (argmin of an empty axis would fail)
         return cls(family, probes, kinds, groups, near, ink_near)
 
     def sample_points(self, lift: np.ndarray | None = None) -> np.ndarray:
@@ -308,8 +308,6 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
     top = base if samples.tops is samples.spots else {
         k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
-    ink = None
-    if samples.ink is not None and len(samples.ink) and layout.ink_near is not None:
-        ink = samples.ink / scale[layout.ink_near]
+    ink = None if samples.ink is None or not len(samples.ink) else samples.ink / scale[layout.ink_near]
     return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
                     {k: light[idx] for k, idx in layout.groups.items()}, ink), ratio

@@ -52,6 +52,16 @@ RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying
 # each from the last (``stepped``): two stops, from +0.4 EV.
 STEPS = (0.4, 0.4)
 
+# The blind sets' recipe: one setup of each HTJB board family (wooden men at a 30-degree tilt on
+# morabaraba) and two Brain Hanky blue cloths; each blind set draws it from a seed of its own.
+BLIND = [
+    ("nine-mens-morris", 1, 11, (1280, 720), {}),
+    ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
+    ("tapatan", 1, 11, (1280, 720), {}),
+    ("saba", 1, 11, (1280, 720), {}),
+    ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+]
+
 # (game, setups, frames per setup, resolution, options)
 SETS = {
     "dev": dict(seed=1001, step_from=STEPS, games=[
@@ -76,31 +86,13 @@ SETS = {
     ]),
     # Rendered after the reader of 2026-11-26 was frozen and read once, as it stood: frames nobody
     # here had seen (docs/photoreal.md).
-    "blind": dict(seed=4004, step_from=STEPS, games=[
-        ("nine-mens-morris", 1, 11, (1280, 720), {}),
-        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 1, 11, (1280, 720), {}),
-        ("saba", 1, 11, (1280, 720), {}),
-        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
-    ]),
+    "blind": dict(seed=4004, step_from=STEPS, games=BLIND),
     # The second blind set: rendered on 2026-11-26 outside the project while the reader was being
     # changed, and not read until it was frozen again (docs/photoreal.md); the recipe of "blind".
-    "blind2": dict(seed=5005, step_from=STEPS, games=[
-        ("nine-mens-morris", 1, 11, (1280, 720), {}),
-        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 1, 11, (1280, 720), {}),
-        ("saba", 1, 11, (1280, 720), {}),
-        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
-    ]),
+    "blind2": dict(seed=5005, step_from=STEPS, games=BLIND),
     # The third: rendered the same way after blind2 had been read, and read once with the reader
     # frozen again (docs/photoreal.md).
-    "blind3": dict(seed=6006, step_from=STEPS, games=[
-        ("nine-mens-morris", 1, 11, (1280, 720), {}),
-        ("morabaraba", 1, 11, (1280, 720), {"wood": True, "tilt30": True}),
-        ("tapatan", 1, 11, (1280, 720), {}),
-        ("saba", 1, 11, (1280, 720), {}),
-        ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
-    ]),
+    "blind3": dict(seed=6006, step_from=STEPS, games=BLIND),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
