@@ -479,3 +479,77 @@ def test_a_black_man_darker_than_its_look_is_no_unknown_thing():
     v = Verdicts(np.array([1, 1, 1, 0]), np.full(n, 0.4), np.full(n, 0.6), np.full(n, 0.3), np.full((n, 3), 1 / 3))
     got = BoardReader._darker_than_darkest(stub, "man", top, v)
     assert list(got) == [True, False, False, False]
+
+
+def test_darker_than_darkest_follows_the_frames_ink_curve():
+    """In a bright frame whose ink curve lifts every look (g below 1), a black man shows darker
+    than the lifted look predicts, yet lighter than the calibrated one: measured against the
+    look as this frame's curve shows it, he is still the darkest piece, not an unknown thing
+    (photoreal blind3 saba f01: black men at 0.43 against a bent look of 0.57)."""
+    from types import SimpleNamespace
+
+    from vision.classify import Verdicts
+    from vision.reader import _darkest_piece
+
+    white = np.full((10, 3), 0.95)
+    black = np.concatenate([np.full((6, 3), 0.25), np.full((4, 3), 1.1)])
+    T = np.stack([white, black])
+    stub = SimpleNamespace(_darkest={"man": _darkest_piece(T)}, _templates={"man": ([(1, "man"), (2, "man")], T)})
+    top = np.full((2, 10, 3), 0.4)
+    top[1] *= [0.8, 0.9, 1.2]  # as light, but redder: skin
+    v = Verdicts(np.array([1, 1]), np.full(2, 0.4), np.full(2, 0.6), np.full(2, 0.3), np.full((2, 3), 1 / 3))
+    assert list(BoardReader._darker_than_darkest(stub, "man", top, v)) == [False, False]
+    g = np.full(3, 0.5)  # 0.25 ** 0.5 = 0.5: the darker half now shows at 0.5
+    assert list(BoardReader._darker_than_darkest(stub, "man", top, v, g)) == [True, False]
+
+
+def test_a_lone_odd_gem_is_read_and_two_are_refused(readers, monkeypatch):
+    """A metal gem mirroring a lamp over its whole top is unlike every look; alone in its frame
+    it is read as its nearest look (``Pattern.lone_odd``), while two such spots, or one spot of
+    another kind, still refuse the frame as a hand. Which spots count as unlike every look is set
+    here by lowering the limit between the frame's own distances."""
+    import vision.reader as rd
+    from vision.families import HANKY_GEM, HANKY_RING, HTJB_MAN
+
+    assert HANKY_GEM.lone_odd and not HANKY_RING.lone_odd and not HTJB_MAN.lone_odd
+    reader = copy.copy(readers("brain-hanky"))
+    reader._unknown = dict(reader._unknown)
+    frame = readers.frame("brain-hanky", 81)[1].image
+    assert not reader.read(frame).occluded
+    fam = reader.cal.family
+    monkeypatch.setattr(rd, "UNKNOWN_SPREAD", 0.0)  # the limits below, not the frame's spread
+
+    def worst(kind):
+        spots = [s for s, k in zip(fam.spots, fam.spot_kind) if k == kind]
+        return sorted(((reader.last.best[s], s) for s in spots), reverse=True)
+
+    gems, rings = worst("gem"), worst("ring")
+    reader._unknown["gem"] = (gems[0][0] + gems[1][0]) / 2  # one gem over the limit
+    obs = reader.read(frame)
+    assert not obs.occluded, obs.reason
+    assert reader.last.odd_read == [gems[0][1]]
+    reader._unknown["gem"] = (gems[1][0] + gems[2][0]) / 2  # two
+    obs = reader.read(frame)
+    assert obs.occluded and "something unexpected" in obs.reason, obs.reason
+    reader._unknown["gem"] = 10.0
+    reader._unknown["ring"] = (rings[0][0] + rings[1][0]) / 2  # one ring: no mirror, refused
+    obs = reader.read(frame)
+    assert obs.occluded and rings[0][1] in obs.reason, obs.reason
+
+
+def test_clipped_samples_of_a_metal_take_the_colour_of_the_rest():
+    from vision.sampling import CLIPPED, _fill_clipped
+
+    raw = np.full((3, 4, 3), 100.0)
+    rel = np.array([[[0.2, 0.4, 0.6]] * 4] * 3)
+    rel[0, 1] = [0.4, 0.6, 0.8]
+    raw[0, 0] = [200, 240, CLIPPED]  # one channel at the top: the lamp, not the metal
+    rel[0, 0] = [3.0, 3.0, 3.0]
+    raw[1] = 255  # all clipped: nothing to take a colour from, left as it is
+    rel[1] = 3.0
+    out = _fill_clipped(raw, rel)
+    np.testing.assert_allclose(out[0, 0], [(0.4 + 0.2 * 2) / 3, (0.6 + 0.4 * 2) / 3, (0.8 + 0.6 * 2) / 3])
+    np.testing.assert_allclose(out[0, 1:], rel[0, 1:])
+    np.testing.assert_allclose(out[1:], rel[1:])
+    unclipped = rel[:2].copy()
+    assert _fill_clipped(np.full((2, 4, 3), 10.0), unclipped) is unclipped  # nothing clipped: no copy

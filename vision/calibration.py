@@ -353,13 +353,16 @@ def frame_looks(rel: sampling.Relative, templates: Mapping[str, tuple]) -> dict[
 
 def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relative,
                  templates: Mapping[str, tuple] | None = None, *, in_frame: bool = False,
-                 looks: Mapping[str, np.ndarray] | None = None) -> dict[str, Any]:
+                 looks: Mapping[str, np.ndarray] | None = None,
+                 curves: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
     """{kind: (keys, Verdicts)} for one frame's relative colours. ``templates``: the result of
     ``cal.class_templates`` per kind, made once by a reader rather than on every frame;
     ``looks``: ``frame_looks`` of them, when the caller has made it already.
 
     ``in_frame``: classify a second time against templates moved to this frame's own clearly
-    read pieces (``classify.adapt``), as the reader does; calibration's read-back does not."""
+    read pieces (``classify.adapt``), as the reader does; calibration's read-back does not.
+    ``curves``: a dict given here is filled with the ink curve (``_frame_ink``) each kind was
+    read through, for the reader's later checks to see the looks as this frame showed them."""
     if templates is None:
         templates = {kind: cal.class_templates(kind) for kind in layout.groups}
     if looks is None:
@@ -378,6 +381,8 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         if in_frame and pat.ink and len(T):
             g = _frame_ink(cal, kind, x, v, rel.ink)
             if g is not None:
+                if curves is not None:
+                    curves[kind] = g
                 # the empty look and the pieces' looks as this frame's own curve shows them
                 empty = tuple(tone.bend(e, g) for e in empty) if isinstance(empty, tuple) else tone.bend(empty, g)
                 # from the calibrated looks, not the tone curve's guess at them (``frame_looks``)

@@ -79,6 +79,14 @@ class Pattern:
     # Follow the frame's own tone curve, measured on the printed ink of its empty spots
     # (``tone.ink_gamma``), for the empty looks and the pieces' alike.
     ink: bool = False
+    # One spot of this kind unlike every look, alone in its frame (nothing else there unknown),
+    # is read as what it is nearest rather than refused as a hand (``BoardReader.read``): for
+    # metal gems, whose facets can mirror a lamp whole. A hand covers more than one gem.
+    lone_odd: bool = False
+    # A sample of a piece's top clipped by the camera (any channel at ``sampling.CLIPPED``) shows
+    # the lamp, not the piece; it is given the mean colour of the spot's unclipped samples
+    # (``sampling.normalise``): for metal gems, whose mirrored lamp is white whatever the metal.
+    fill_clipped: bool = False
 
     def look(self) -> dict:
         """How ``classify.distances`` compares a spot with a piece's look on this pattern."""
@@ -179,8 +187,9 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
                              ink=True)
 # A gem, a metal mirror: by the hue of its darker two thirds (``classify._by_hue``), and by its
 # group in the frame (silver cooler than gold, both moving with every lamp).
+# One such gem unlike every look, alone in its frame, is a mirrored lamp (``Pattern.lone_odd``).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
-                         split_band=(0.0, 0.67))
+                         split_band=(0.0, 0.67), lone_odd=True, fill_clipped=True)
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""

@@ -50,6 +50,9 @@ class Diagnostics:
     deviating_probes: np.ndarray | None = None
     probe_deviation: np.ndarray | None = None
     unknown_spots: list[str] = field(default_factory=list)
+    # a lone spot unlike every look that was read as its nearest look all the same
+    # (``Pattern.lone_odd``: a gem mirroring the lamp whole)
+    odd_read: list[str] = field(default_factory=list)
     # "lower" or "raise" when the frame's exposure made it unreadable or unsure: a camera that
     # lets itself be set can be stepped that way (``arbiter play`` does); ``note`` says why.
     exposure: str = ""
@@ -116,7 +119,9 @@ class BoardReader:
                               f"white flattening them together): lower the camera's exposure (--exposure) or dim "
                               f"the lamp")
             return Observation.blocked(self.last.note)
-        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame, looks=looks)
+        curves: dict[str, np.ndarray] = {}
+        verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame, looks=looks,
+                                curves=curves)
         covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
             return Observation.blocked(covered)
@@ -127,16 +132,20 @@ class BoardReader:
             if self.cal.family.patterns[kind].split and np.any(v.choice >= 0):
                 # pieces named by their groups in this frame: what is unlike its own group is odd
                 limit = max(limit, UNKNOWN_SPREAD * float(np.median(v.best[v.choice >= 0])))
-            darker = self._darker_than_darkest(kind, rel.top[kind], v)
+            darker = self._darker_than_darkest(kind, rel.top[kind], v, curves.get(kind))
             for j, i in enumerate(self.layout.groups[kind]):
                 name = self.cal.family.spots[i]
                 self.last.best[name] = float(v.best[j])
                 if v.best[j] > limit and not darker[j]:
                     unknown.append(name)
+                    odd_kind = kind
                 c = int(v.choice[j])
                 piece = None if c < 0 else Piece(*keys[c])
                 probs = {None if c2 == 0 else keys[c2 - 1]: float(p) for c2, p in enumerate(v.probs[j]) if p >= 1e-3}
                 points[name] = Reading(piece, float(v.confidence[j]), probs=probs)
+        if len(unknown) == 1 and self.cal.family.patterns[odd_kind].lone_odd:
+            # a gem mirroring the lamp whole, not a hand (``Pattern.lone_odd``): read as nearest
+            self.last.odd_read, unknown = unknown, []
         if unknown:
             self.last.unknown_spots = unknown
             return Observation.blocked(f"something unexpected on {', '.join(sorted(unknown)[:6])}"
@@ -207,7 +216,7 @@ class BoardReader:
                         f"(a hand or arm?)")
         return ""
 
-    def _darker_than_darkest(self, kind: str, top: np.ndarray, v) -> np.ndarray:
+    def _darker_than_darkest(self, kind: str, top: np.ndarray, v, curve: np.ndarray | None = None) -> np.ndarray:
         """Spots read as the darkest piece class that show darker still, in every channel, than
         the darker half of that class's look: no hand or piece off its point, whatever their
         distance.
@@ -223,6 +232,8 @@ class BoardReader:
         if kind not in self._darkest:
             return np.zeros(len(v.choice), bool)
         darkest, body, look_hue = self._darkest[kind]
+        if curve is not None:
+            darkest, body, look_hue = _darkest_piece(tone.bend(self._templates[kind][1], curve))
         seen = top.mean(axis=1)
         like = np.abs(hue(seen) - look_hue[None]).mean(axis=1) <= DARK_HUE
         return (v.choice == darkest) & np.all(seen < body[None], axis=1) & like

@@ -308,6 +308,33 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
     top = base if samples.tops is samples.spots else {
         k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
+    for k, pat in layout.family.patterns.items():
+        if pat.fill_clipped and k in top:
+            top = {**top, k: _fill_clipped(samples.tops[k], top[k])}
     ink = None if samples.ink is None or not len(samples.ink) else samples.ink / scale[layout.ink_near]
     return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
                     {k: light[idx] for k, idx in layout.groups.items()}, ink), ratio
+
+
+# A raw sample this bright in any channel is clipped by the camera (``Pattern.fill_clipped``).
+CLIPPED = 250.0
+
+
+def _fill_clipped(raw: np.ndarray, rel: np.ndarray) -> np.ndarray:
+    """``rel`` (n, K, 3) with each spot's clipped samples (``raw`` at ``CLIPPED`` in any channel)
+    given the mean of its other samples; spots with none, or with nothing else, as they are.
+
+    A metal gem mirrors the lamp white over whichever facets face it, a third of its top or
+    more under a large lamp; the metal's tint (gold warmer than silver) shows only in the rest.
+    Leaving the clipped part out rather than hoping it falls in the lightest share sampled
+    keeps a gem mostly mirroring the lamp from reading as the other metal (photoreal renders:
+    gold gems under a warm lamp read as silver)."""
+    clip = np.any(raw >= CLIPPED, axis=-1)  # (n, K)
+    some = clip.any(axis=1) & ~clip.all(axis=1)
+    if not some.any():
+        return rel
+    out = rel.copy()
+    keep = ~clip[some][..., None]
+    mean = (rel[some] * keep).sum(axis=1) / keep.sum(axis=1)  # (m, 3)
+    out[some] = np.where(keep, rel[some], mean[:, None, :])
+    return out
