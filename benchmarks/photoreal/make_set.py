@@ -93,6 +93,9 @@ SETS = {
     # The third: rendered the same way after blind2 had been read, and read once with the reader
     # frozen again (docs/photoreal.md).
     "blind3": dict(seed=6006, step_from=STEPS, games=BLIND),
+    # The fourth: rendered the same way after blind3 had been read, and read once with the reader
+    # frozen again (docs/photoreal.md).
+    "blind4": dict(seed=7007, step_from=STEPS, games=BLIND),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
