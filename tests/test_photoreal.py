@@ -149,16 +149,21 @@ def test_brain_hanky_on_the_blue_cloth_reads_no_worse_than_measured(result):
 
 
 def test_one_exposure_step_reads_most_over_exposed_frames(result, meta):
-    """Every clear frame at +0.4 EV or more has its twins one and two stops darker (what the
-    camera shows once ``arbiter play`` has stepped it down); with the twins read in
+    """Every clear frame at +0.4 EV or more, and every darker one whose board the picture shows
+    5% clipped white or more, has its twins one and two stops darker (what the camera shows
+    once ``arbiter play`` has stepped it down); with the twins read in
     place of the frames refused as over-exposed, the dev set reads as measured (see
     docs/photoreal.md)."""
     clear = [r for r in meta["frames"] if r["kind"] == "frame" and not r["hand"]]
     for k, bright in enumerate((0.4, 0.4), start=1):
-        twins = {r["file"][:-4].rsplit("-s", 1)[0] for r in meta["frames"]
-                 if r["kind"] == "frame-stepped" and r["file"].endswith(f"-s{k}.jpg")}
+        stepped = [r for r in meta["frames"] if r["kind"] == "frame-stepped" and r["file"].endswith(f"-s{k}.jpg")]
+        twins = {r["file"][:-4].rsplit("-s", 1)[0] for r in stepped if "blown" not in r}
         want = {r["file"][:-4] for r in clear if r["exposure"] >= bright}
         assert want and want == twins, k
+        # and the darker frames' twins chosen by how much of their board the picture clips
+        # (make_set.BLOWN), from the picture alone
+        blown = [r for r in stepped if "blown" in r]
+        assert all(r["blown"] >= 0.05 and r["exposure"] < bright - k for r in blown), blown
     t = result["totals"]
     after = t["after_step"]
     assert t["no_step"] == 0 and after["stepped"] >= 6, (t["no_step"], after)

@@ -51,6 +51,10 @@ RES_SCALE = float(os.environ.get("PHOTOREAL_RES_SCALE", 1.0))  # only for trying
 # A clear frame this bright (EV) or brighter is rendered again one stop darker, one per value,
 # each from the last (``stepped``): two stops, from +0.4 EV.
 STEPS = (0.4, 0.4)
+# ... and so is a clear frame below that whose board shows this share or more clipped white
+# (``blown_share``): a bright lamp near the board clips the paper at any exposure. Chosen from
+# the rendered picture alone, after the set's frames are made (``--blown``), not by any reader.
+BLOWN = 0.05
 
 # The blind sets' recipe: one setup of each HTJB board family (wooden men at a 30-degree tilt on
 # morabaraba) and two Brain Hanky blue cloths; each blind set draws it from a seed of its own.
@@ -96,6 +100,9 @@ SETS = {
     # The fourth: rendered the same way after blind3 had been read, and read once with the reader
     # frozen again (docs/photoreal.md).
     "blind4": dict(seed=7007, step_from=STEPS, games=BLIND),
+    # The fifth: rendered the same way after blind4 had been read (with the twins of frames whose
+    # board is clipped white, ``BLOWN``, from the start), and read once with the reader frozen again.
+    "blind5": dict(seed=8008, step_from=STEPS, games=BLIND),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
@@ -424,6 +431,31 @@ def stepped(frames: list[dict], at_least: tuple[float, ...]) -> list[dict]:
     return out
 
 
+def blown_share(image: np.ndarray, pixels: dict) -> float:
+    """The share of the board (the hull of its points' pixels) clipped white: 250 or more in
+    every channel, as a camera's histogram would show it."""
+    pts = np.array(list(pixels.values()), np.float32)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(pts).astype(np.int32), 1)
+    inside = mask > 0
+    return float(np.mean(image[inside].min(axis=1) >= 250)) if inside.any() else 0.0
+
+
+def blown_twins(frames: list[dict], stored: list[dict], out_dir: Path) -> list[dict]:
+    """Darker twins (``stepped``, one and two stops) of the stored clear frames that have none
+    and whose board is ``BLOWN`` or more clipped white; each twin says how much (``blown``)."""
+    have = {r["stepped_from"] for r in stored if r["kind"] == "frame-stepped"}
+    shares = {}
+    for r in stored:
+        name = r["file"][:-4]
+        if r["kind"] == "frame" and not r["hand"] and name not in have:
+            img = cv2.imread(str(out_dir / r["file"]), cv2.IMREAD_COLOR)
+            if img is not None and (share := blown_share(img, r["pixels"])) >= BLOWN:
+                shares[name] = round(share, 3)
+    base = [f for f in frames if f["kind"] == "frame" and f["name"] in shares]
+    return [{**t, "blown": shares[t["name"].rsplit("-s", 1)[0]]} for t in stepped(base, (-math.inf, -math.inf))]
+
+
 # ---------------------------------------------------------------------------- post-processing
 def distort(img: np.ndarray, k1: float, f_px: float) -> np.ndarray:
     """Radial lens distortion: a point at normalised radius r_u appears at r_u (1 + k1 r_u^2)."""
@@ -477,7 +509,7 @@ def post(fr: dict, out_dir: Path) -> dict:
     rec["spots_outside_frame"] = in_frame
     rec["pixels"] = pixels
     rec["looks"] = fr["looks"]
-    for k in ("step", "steps", "cloth", "stepped_from"):
+    for k in ("step", "steps", "cloth", "stepped_from", "blown"):
         if k in fr:
             rec[k] = fr[k]
     return rec
@@ -499,6 +531,10 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true", help="keep frames already rendered in --work")
     ap.add_argument("--stepped", action="store_true",
                     help="render only the frames one stop darker (kind frame-stepped) and merge them into the stored set")
+    ap.add_argument("--blown", action="store_true",
+                    help="render only the darker twins of stored clear frames whose board is clipped white "
+                         f"({BLOWN:.0%} or more) and that have none, and merge them into the stored set "
+                         "(a full run does this at its end)")
     ap.add_argument("--setups", default=None,
                     help="render only these setups (comma-separated, e.g. bhblue-0,bhblue-1) and merge them "
                          "into the stored set, keeping its other setups as they are")
@@ -518,6 +554,14 @@ def main(argv=None) -> int:
         stored = out_dir / "set.json"
         if stored.exists():
             kept = [r for r in json.loads(stored.read_text())["frames"] if r["kind"] != "frame-stepped"]
+    elif args.blown:
+        stored = out_dir / "set.json"
+        if not stored.exists() or "step_from" not in SETS[args.set]:
+            print(f"--blown needs a stored set with exposure steps ({stored})", file=sys.stderr)
+            return 2
+        kept = json.loads(stored.read_text())["frames"]
+        frames = blown_twins(frames, kept, out_dir)
+        boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
     elif args.setups:
         wanted = set(args.setups.split(","))
         unknown = wanted - {f["setup"] for f in frames}
@@ -536,7 +580,7 @@ def main(argv=None) -> int:
     jobs.write_text(json.dumps({"boards": boards, "frames": todo}))
     print(f"{args.set}: {len(frames)} frames ({len(todo)} to render) in {len(boards)} setups; work folder {work}",
           flush=True)
-    if out_dir.exists() and not args.resume and not args.setups and not args.stepped:
+    if out_dir.exists() and not args.resume and not args.setups and not args.stepped and not args.blown:
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     records: dict[str, dict] = {}
@@ -583,6 +627,8 @@ def main(argv=None) -> int:
             p.unlink()
     size = sum(p.stat().st_size for p in out_dir.rglob("*") if p.is_file())
     print(f"{args.set}: {len(records) + len(kept)} frames in {out_dir} ({size / 1e6:.1f} MB), {time.time() - t0:.0f} s")
+    if "step_from" in SETS[args.set] and not (args.blown or args.stepped or args.only or args.limit):
+        return main([args.set, "--blown", "--threads", str(args.threads), "--work", str(work), "--out", str(out_dir)])
     return 0
 
 
