@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import Verdicts, distances, follow_split, probabilities, split_pair, unlike_empty
+from vision.classify import Verdicts, distances, follow_split, probabilities, split_pair, split_pieces, unlike_empty
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
 GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red
@@ -145,3 +145,31 @@ def test_looks_per_spot_compare_as_shared_looks_do():
         shared = distances(x, empty, T, **look)
         per_spot = distances(x, empty, np.repeat(T[None], 4, axis=0), **look)
         assert np.allclose(shared, per_spot), look
+
+
+def test_what_is_unlike_the_empty_squares_joins_the_groups_only_if_they_still_split():
+    """Twenty empty squares like the empty look; five silver and four gold gems, two of the gold
+    leaning towards silver; and two spots read empty that lie far from the empty look. As bare
+    cloth (a lamp close to the board's edge: a photoreal frame) they are no gems, and counted
+    among the pieces they leave no two groups: the gems alone are split. As silver gems under a
+    warm lamp they join the silver group."""
+    empties, silver, gold = [None] * 20, [0] * 5, [1] * 4
+    owners = empties + silver + gold + [None, None]
+    n = len(owners)
+    foot = np.concatenate([np.linspace(0.02, 0.05, 20), np.full(9, 0.4), [0.14, 0.14]])
+    d = np.column_stack([foot, np.full(n, 0.3), np.full(n, 0.28)])
+    d[20:25, 1], d[25:29, 2] = 0.05, 0.05
+    guess = [0] * 5 + [1, 1, 0, 0]  # the two leaning gold gems nearer silver's look
+    v = Verdicts(np.array([-1] * 20 + guess + [-1, -1]), d.min(axis=1), np.full(n, 0.3), np.full(n, 0.6),
+                 probabilities(d, 0.03))
+    assert list(np.flatnonzero(unlike_empty(d, v))) == [29, 30]
+    along = [0.0] * 20 + [0.05, 0.06, 0.07, 0.08, 0.09] + [0.85, 0.9, 0.45, 0.5] + [-0.9, -0.85]
+    x = _along(along)
+    with_odd = Verdicts(np.where(np.arange(n) >= 29, 0, v.choice), v.best, v.second, v.confidence, v.probs)
+    assert split_pair(x, with_odd, looks(), (0.0, 1.0)) is None
+    got = split_pieces(d, v, x, looks(), (0.0, 1.0))
+    assert got is not None and list(got[20:29]) == silver + gold and list(got[29:]) == [-1, -1]
+    # the same spots showing silver's hue are silver gems: they join their group
+    x2 = _along(along[:29] + [0.08, 0.1])
+    got = split_pieces(d, v, x2, looks(), (0.0, 1.0))
+    assert got is not None and list(got[20:]) == silver + gold + [0, 0]

@@ -33,8 +33,8 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling, tone
-from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split, split_pair,
-                       unlike_empty)
+from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
+                       split_pieces)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -392,11 +392,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         if in_frame and len(T):
             split = None
             if pat.split:
-                # spots nothing like the frame's empty ones count among its pieces (``unlike_empty``)
-                odd = unlike_empty(d, v)
-                pieces = v if not odd.any() else Verdicts(
-                    np.where(odd, np.argmin(d[:, 1:], axis=1), v.choice), v.best, v.second, v.confidence, v.probs)
-                split = split_pair(top, pieces, T, pat.split_band)
+                split = split_pieces(d, v, top, T, pat.split_band)
             if split is not None:
                 # the pieces' own groups: the templates follow them, and they name each piece
                 v = Verdicts(split, v.best, v.second, np.where(split >= 0, 1.0, v.confidence), v.probs)

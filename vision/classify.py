@@ -229,6 +229,8 @@ def adapt(x: np.ndarray, templates: np.ndarray, v: Verdicts, *, min_members: int
 # of 20 normal values reaches 0.80 one time in twenty, 0.83 one in a hundred) ...
 SPLIT_SHARE = 0.8
 # ... and the two groups' means lie at least this share of the two looks' own difference apart.
+# (0.4 was tried: it read two dim photoreal frames' white and yellow rings by their groups, whose
+# means lay 0.46-0.47 of it apart, and split a third frame's white rings in two.)
 SPLIT_GAP = 0.5
 
 
@@ -405,6 +407,27 @@ def empty_like_frame(d: np.ndarray, v: Verdicts, light: int, *, unsure: float = 
 # this many times the frame's empty scatter beyond their median, and at least ``UNLIKE_FLOOR``.
 UNLIKE_SPREAD = 8.0
 UNLIKE_FLOOR = 0.1
+
+
+def split_pieces(d: np.ndarray, v: Verdicts, x: np.ndarray, templates: np.ndarray,
+                 band: tuple[float, float] = (0.0, 1.0)) -> np.ndarray | None:
+    """``split_pair`` of a frame's pieces, counting among them the spots read as empty that look
+    nothing like its empty ones (``unlike_empty``: silver gems under a lamp far warmer than
+    calibration's); when that finds no two groups, of the pieces read as such alone.
+
+    What is unlike the frame's empty squares is not always a piece: on a photoreal frame two
+    empty squares by the cloth's edge, lit by a lamp close to it, lay 0.13 from the empty look
+    (the frame's empties within 0.06) and showed the bare cloth, no metal's hue at all; counted
+    among the gems they left no two groups, and two gold gems leaning towards silver were read by
+    the templates as silver. The gems alone split right."""
+    odd = unlike_empty(d, v)
+    if odd.any():
+        pieces = Verdicts(np.where(odd, np.argmin(d[:, 1:], axis=1), v.choice), v.best, v.second, v.confidence,
+                          v.probs)
+        split = split_pair(x, pieces, templates, band)
+        if split is not None:
+            return split
+    return split_pair(x, v, templates, band)
 
 
 def unlike_empty(d: np.ndarray, v: Verdicts, *, sure: float = 0.5, least: int = 5) -> np.ndarray:
