@@ -103,6 +103,8 @@ SETS = {
     # The fifth: rendered the same way after blind4 had been read (with the twins of frames whose
     # board is clipped white, ``BLOWN``, from the start), and read once with the reader frozen again.
     "blind5": dict(seed=8008, step_from=STEPS, games=BLIND),
+    # The sixth: rendered the same way after blind5 had been read, read once with the reader frozen.
+    "blind6": dict(seed=9009, step_from=STEPS, games=BLIND),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
