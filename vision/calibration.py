@@ -43,7 +43,7 @@ VERSION = 1
 MIN_PROBES = 12
 TOO_DARK = 45.0  # grey level of the board background below which reading is unreliable
 GLARE = 252.0  # a sample this bright in every channel is clipped: the camera sees glare, not colour
-PAPER_CLIPPED = 250.0  # a background probe this bright in every channel: the paper is clipped white
+PAPER_CLIPPED = sampling.CLIPPED  # a background probe this bright in every channel: the paper is clipped white
 OVER_EXPOSED = 0.3  # the share of clipped background probes that makes a picture over-exposed
 ALIKE = 0.08  # two classes closer than this (mean |difference|, background = 1) are too alike
 

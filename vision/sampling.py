@@ -30,6 +30,9 @@ def _check_ring(radius: float) -> np.ndarray:
     return np.array([(0, 0)] + [(radius * np.cos(a), radius * np.sin(a))
                                 for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)], np.float64)
 NEAREST_PROBES = 8
+# A raw channel this bright is the camera's top, not the scene's colour: clipped (a gem's mirrored
+# lamp, ``Pattern.fill_clipped``; the paper, ``calibration.PAPER_CLIPPED``).
+CLIPPED = 250.0
 
 
 def project(H: np.ndarray, xy: np.ndarray) -> np.ndarray:
@@ -309,15 +312,11 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     top = base if samples.tops is samples.spots else {
         k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
     for k, pat in layout.family.patterns.items():
-        if pat.fill_clipped and k in top:
+        if pat.fill_clipped:
             top = {**top, k: _fill_clipped(samples.tops[k], top[k])}
     ink = None if samples.ink is None or not len(samples.ink) else samples.ink / scale[layout.ink_near]
     return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
                     {k: light[idx] for k, idx in layout.groups.items()}, ink), ratio
-
-
-# A raw sample this bright in any channel is clipped by the camera (``Pattern.fill_clipped``).
-CLIPPED = 250.0
 
 
 def _fill_clipped(raw: np.ndarray, rel: np.ndarray) -> np.ndarray:
