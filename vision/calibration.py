@@ -32,7 +32,7 @@ import engine
 from engine.core import Piece
 
 from . import registration as rg
-from . import sampling, tone
+from . import sampling, surface, tone
 from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
                        split_pieces)
 from .families import Family, family_for
@@ -136,9 +136,12 @@ class Calibration:
     # (M, 3) the printed lines' ink (``Family.ink``) on the empty board, relative to the board
     # beside it; None in a file without it (then the frame's curve is measured on empty spots only)
     ink_empty: np.ndarray | None = None
+    # The board's surface beyond the homography (``vision.surface``: a cloth's folds, the lens),
+    # measured on the empty picture; None when it could not be (or a file without it).
+    bend: surface.Bend | None = None
 
     def layout(self) -> sampling.Layout:
-        return sampling.Layout.build(self.family, self.probes)
+        return sampling.Layout.build(self.family, self.probes, self.bend)
 
     def empty_look(self, kind: str):
         """What ``classify.distances`` compares with for an empty spot of ``kind``."""
@@ -168,6 +171,7 @@ class Calibration:
             "empty": {k: arr(v) for k, v in self.empty.items()},
             "envelope": {k: [arr(lo), arr(hi)] for k, (lo, hi) in self.envelope.items()},
             **({} if self.ink_empty is None else {"ink_empty": arr(self.ink_empty)}),
+            **({} if self.bend is None else {"bend": self.bend.to_json()}),
             "classes": [{"owner": o, "kind": k, "name": self.family.class_name(o, k), "template": arr(t)}
                         for (o, k), t in self.templates.items()],
             "unknown": self.unknown, "scale": self.scale, "notes": self.notes,
@@ -227,6 +231,7 @@ def calibration_from_json(data: Any, source: str = "calibration", game: str | No
         probe_empty = _array(data["probe_empty"], (len(probes), 3))
         n = len(family.spots)
         background = _array(data["background"], (n, 3))
+        bend = None if data.get("bend") is None else surface.Bend.from_json(data["bend"])
         layout = sampling.Layout.build(family, probes) if len(probes) else None
         if layout is None or len(probes) < MIN_PROBES:
             raise ValueError("too few background probes")
@@ -257,7 +262,7 @@ def calibration_from_json(data: Any, source: str = "calibration", game: str | No
         raise bad(f"its contents are damaged ({exc})") from None
     return Calibration(name, dict(data.get("options") or {}), g.board.name, family, locator, frame_size,
                        probes, probe_empty, background, empty, templates, unknown, scale, envelope,
-                       str(data.get("created", "")), list(data.get("notes", [])), ink_empty)
+                       str(data.get("created", "")), list(data.get("notes", [])), ink_empty, bend)
 
 
 def _array(value: Any, shape: tuple) -> np.ndarray:
@@ -456,16 +461,19 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     except rg.RegistrationError as exc:
         raise CalibrationError(str(exc)) from None
 
+    say("measuring the board's surface (folds, lens)")
+    bend = surface.measure(empty_image, board, H_empty)
+
     say("choosing background probes on the empty board")
     candidates = sampling.candidate_probes(family, board)
-    pre = sampling.Layout.build(family, candidates)
+    pre = sampling.Layout.build(family, candidates, bend)
     s0 = sampling.take(pre, empty_image, H_empty)
     bad_spots = [family.spots[i] for k, idx in pre.groups.items()
                  for i, v in zip(idx, s0.spots[k]) if not np.all(np.isfinite(v))]
     if bad_spots:
         raise CalibrationError(f"part of the board is outside the picture ({', '.join(bad_spots[:6])}"
                                f"{'...' if len(bad_spots) > 6 else ''}): move the camera back or centre the board")
-    keep = sampling.choose_probes(family, candidates, empty_image, H_empty)
+    keep = sampling.choose_probes(family, candidates, empty_image, H_empty, bend=bend)
     if keep.sum() < MIN_PROBES:
         raise CalibrationError("the empty board shows too little plain background between the points: is it "
                                "really empty, evenly lit and in focus?")
@@ -475,7 +483,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
         raise ExposureError(f"the board is too dark (background level {level:.0f} of 255): add light, or raise "
                             f"the camera's exposure or gain", "raise")
     _check_exposure("empty board", s0.probes[keep])
-    layout = sampling.Layout.build(family, probes)
+    layout = sampling.Layout.build(family, probes, bend)
     background = np.median(probe_empty[layout.near], axis=1)
     s_empty = sampling.take(layout, empty_image, H_empty)
     glare, washed = [], []
@@ -486,7 +494,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
                 # Clipped paper all round the spot is exposure (or a lamp far too close); a bright
                 # patch on paper that is not clipped is the lamp's reflection (glare). The fixes
                 # differ, so the messages do.
-                (washed if _paper_clipped_round(empty_image, H_empty, family.xy[i]) else glare).append(family.spots[i])
+                (washed if _paper_clipped_round(empty_image, H_empty, layout.spot_at[i]) else glare).append(family.spots[i])
     if washed:
         raise ExposureError(f"the picture is over-exposed round {', '.join(washed[:8])}"
                             f"{'...' if len(washed) > 8 else ''}: the paper there shows as pure white, so white "
@@ -501,7 +509,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
 
     cal = Calibration(game.name, dict(game.options), board.name, family, locator,
                       (empty_image.shape[1], empty_image.shape[0]), probes, probe_empty, background, empty, {},
-                      envelope=envelope, ink_empty=ink_empty,
+                      envelope=envelope, ink_empty=ink_empty, bend=bend,
                       created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
 
     say("learning the piece colours")
@@ -584,6 +592,9 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     if seen:
         cal.scale = float(np.clip(np.percentile(seen, 50), 0.01, 0.08))
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
+    cal.notes.append("board surface: not measured (too few of its points found on the empty picture)" if bend is None
+                     else f"board surface: bent up to {bend.largest_px(H_empty):.1f} px from a flat fit, followed "
+                          f"({len(bend.points)} points)")
     say("calibration checked")
     return cal
 

@@ -579,6 +579,19 @@ def _find_points(grey: np.ndarray, H: np.ndarray, board, look: str = DARK) -> _P
     return _Points(names, np.array(xy, np.float64), pixels)
 
 
+def find_points(image: np.ndarray, board, H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(board coordinates (N, 2), frame pixels (N, 2)) of the board points found near where ``H``
+    puts them, in whichever way the drawing shows (``_looks``) finds the most. For
+    ``vision.surface``, which measures from them what a homography cannot follow."""
+    grey = _grey(image)
+    best = None
+    for look in _looks(board):
+        pts = _find_points(_as_look(grey, look), H, board, look)
+        if best is None or len(pts.names) > len(best.names):
+            best = pts
+    return best.board_xy, best.pixels
+
+
 def _vertex(a: float, b: float, c: float) -> float:
     """Offset (-0.5..0.5) of the top of the parabola through (-1, a), (0, b), (1, c)."""
     d = a - 2 * b + c

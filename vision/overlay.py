@@ -54,12 +54,13 @@ def draw_overlay(image: np.ndarray, cal: Calibration, obs: Observation, diagnost
     if H is None and diagnostics is not None and diagnostics.registration is not None:
         H = diagnostics.registration.board_to_image
     if H is not None:
+        layout = cal.layout()  # the spots and probes where the board's surface has them
         scale = sampling.px_per_unit(H, cal.family.xy.mean(axis=0))
-        pixels = sampling.project(H, cal.family.xy)
+        pixels = sampling.project(H, layout.spot_at)
         thick = max(1, round(scale / 40))
         if diagnostics is not None and diagnostics.probe_deviation is not None:
             bad = set(int(i) for i in (diagnostics.deviating_probes if diagnostics.deviating_probes is not None else []))
-            for i, (c, r) in enumerate(sampling.project(H, cal.probes)):
+            for i, (c, r) in enumerate(sampling.project(H, layout.probe_at)):
                 colour = UNSURE_COLOUR if i in bad else PROBE_COLOUR
                 cv2.circle(out, (round(c), round(r)), max(1, thick), colour, -1, _AA)
         unknown = set(getattr(diagnostics, "unknown_spots", []) or [])

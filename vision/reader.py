@@ -32,6 +32,7 @@ from engine.observation import Observation, Reading
 
 from . import markers as mk
 from . import registration as rg
+from . import sampling
 from . import tone
 
 from .calibration import (ALIKE, OVER_EXPOSED, TOO_DARK, Calibration, classify_all, clipped, frame_looks,
@@ -57,6 +58,9 @@ class Diagnostics:
     # lets itself be set can be stepped that way (``arbiter play`` does); ``note`` says why.
     exposure: str = ""
     note: str = ""
+    # the spots were looked for where the board surface's bend puts them (``vision.surface``);
+    # False with no bend measured, or with the camera moved too far from where it was
+    bent: bool = False
 
 
 class BoardReader:
@@ -69,12 +73,18 @@ class BoardReader:
         self.cal = calibration
         self.in_frame = in_frame
         self.layout = calibration.layout()
+        # The board read through its homography alone, for a camera moved too far from where the
+        # surface's bend was measured (``vision.surface.Bend.holds_for``).
+        self._flat = self.layout if calibration.bend is None else \
+            sampling.Layout.build(calibration.family, calibration.probes)
         self.board = _board_of(calibration)
         self.probe_threshold = probe_threshold or calibration.family.probe_threshold
         self.probe_count = probe_count
         self.last = Diagnostics()
         self._hands = HandCheck.of(calibration, self.probe_threshold, probe_count)
         self._markers = mk.marker_layout(self.board)
+        x0, y0, x1, y1 = mk.board_extent(self.board)
+        self._corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
         self._last_view: dict | None = None  # the last board this reader read (``_hidden_marker``)
         self._shadow_reach = shadow_reach(calibration.probes, calibration.family)  # (P, N)
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
@@ -96,7 +106,9 @@ class BoardReader:
         except rg.RegistrationError as exc:
             return Observation.blocked(f"board not found: {exc}")
         self.last.registration = reg
-        rel, ratio, raw = read_samples(self.cal, self.layout, image, reg.board_to_image)
+        bent = self.cal.bend is not None and self.cal.bend.holds_for(reg.board_to_image, self._corners)
+        self.last.bent = bent
+        rel, ratio, raw = read_samples(self.cal, self.layout if bent else self._flat, image, reg.board_to_image)
         if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
             return Observation.blocked("part of the board is outside the picture")
         level = float(np.median(raw.probes.mean(axis=1)))

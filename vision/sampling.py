@@ -72,9 +72,15 @@ class Layout:
     groups: dict[str, np.ndarray]  # kind -> indices of the spots of that kind
     near: np.ndarray  # (N, NEAREST_PROBES) indices of each spot's nearest probes
     ink_near: np.ndarray  # (M,) the spot nearest each of ``family.ink``
+    # Where the spots, probes and ink marks are looked for (board units, through the frame's
+    # homography): their places plus the board surface's bend (``vision.surface``), if any.
+    spot_at: np.ndarray | None = None  # (N, 2)
+    probe_at: np.ndarray | None = None  # (P, 2)
+    ink_at: np.ndarray | None = None  # (M, 2)
 
     @classmethod
-    def build(cls, family: Family, probes: np.ndarray) -> Layout:
+    def build(cls, family: Family, probes: np.ndarray, bend=None) -> Layout:
+        """``bend``: a callable (..., 2) board places -> offsets (``vision.surface.Bend``) or None."""
         kinds = tuple(dict.fromkeys(family.spot_kind))
         groups = {k: np.array([i for i, sk in enumerate(family.spot_kind) if sk == k], np.intp) for k in kinds}
         d = np.round(np.linalg.norm(family.xy[:, None, :] - probes[None, :, :], axis=2), 9)
@@ -82,19 +88,30 @@ class Layout:
         near = np.argsort(d, axis=1, kind="stable")[:, :k]  # ties break the same way every time
         ink_near = np.argmin(np.linalg.norm(family.ink[:, None, :] - family.xy[None], axis=2), axis=1) \
             if len(family.ink) else np.zeros(0, np.intp)  # (argmin of an empty axis would fail)
-        return cls(family, probes, kinds, groups, near, ink_near)
+        ink = family.ink.reshape(-1, 2)
+        at = (family.xy, probes, ink) if bend is None else \
+            tuple(p + bend(p) if len(p) else p for p in (family.xy, probes, ink))
+        return cls(family, probes, kinds, groups, near, ink_near, *at)
+
+    def __post_init__(self) -> None:
+        if self.spot_at is None:
+            self.spot_at = self.family.xy
+        if self.probe_at is None:
+            self.probe_at = self.probes
+        if self.ink_at is None:
+            self.ink_at = self.family.ink.reshape(-1, 2)
 
     def sample_points(self, lift: np.ndarray | None = None) -> np.ndarray:
         """(M, 2) board coordinates of every pixel fetched: spot samples by kind, then (with
         ``lift``, (N, 2) per-spot offsets) the same patterns round where each piece's top is
-        seen, then probes."""
-        parts = [(self.family.xy[idx][:, None, :] + self.family.patterns[k].offsets[None]).reshape(-1, 2)
+        seen, then probes, then ink marks; all where the surface has them (``spot_at``...)."""
+        parts = [(self.spot_at[idx][:, None, :] + self.family.patterns[k].offsets[None]).reshape(-1, 2)
                  for k, idx in self.groups.items()]
         if lift is not None:
-            parts += [(self.family.xy[idx][:, None, :] + lift[idx][:, None, :]
+            parts += [(self.spot_at[idx][:, None, :] + lift[idx][:, None, :]
                        + self.family.patterns[k].offsets[None]).reshape(-1, 2) for k, idx in self.groups.items()]
-        parts.append((self.probes[:, None, :] + PROBE_PATCH[None]).reshape(-1, 2))
-        parts.append(self.family.ink.reshape(-1, 2))
+        parts.append((self.probe_at[:, None, :] + PROBE_PATCH[None]).reshape(-1, 2))
+        parts.append(self.ink_at)
         return np.concatenate(parts)
 
     def split(self, values: np.ndarray, lifted: bool = False):
@@ -281,11 +298,13 @@ def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
 
 
 def choose_probes(family: Family, candidates: np.ndarray, image: np.ndarray, board_to_image: np.ndarray, *,
-                  max_spread: float = 0.1, max_off: float = 0.2) -> np.ndarray:
+                  max_spread: float = 0.1, max_off: float = 0.2, bend=None) -> np.ndarray:
     """Keep the candidates that look like plain background on the empty board: an even patch
-    (no line near it) of about the board's usual colour (not a printed mark or a stain)."""
+    (no line near it) of about the board's usual colour (not a printed mark or a stain).
+    ``bend``: the board surface's (``Layout.build``), to look where the surface has them."""
     check = _check_ring(family.probe_check)
-    pts = project(board_to_image, (candidates[:, None, :] + check[None]).reshape(-1, 2))
+    at = candidates if bend is None else candidates + bend(candidates)
+    pts = project(board_to_image, (at[:, None, :] + check[None]).reshape(-1, 2))
     patch = fetch(image, pts).reshape(len(candidates), len(check), 3)
     colours = patch.mean(axis=1)
     grey = patch.mean(axis=2)

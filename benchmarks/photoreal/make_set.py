@@ -105,6 +105,9 @@ SETS = {
     "blind5": dict(seed=8008, step_from=STEPS, games=BLIND),
     # The sixth: rendered the same way after blind5 had been read, read once with the reader frozen.
     "blind6": dict(seed=9009, step_from=STEPS, games=BLIND),
+    # The seventh: rendered the same way after blind6 had been read, while the board's surface bend
+    # (``vision.surface``) was built, and read once with the reader frozen.
+    "blind7": dict(seed=10010, step_from=STEPS, games=BLIND),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
