@@ -155,3 +155,23 @@ def test_the_reader_follows_the_bend_from_the_calibrated_camera_only():
     turned = dataclasses.replace(settings, rotation_deg=(25, 25))  # the camera turned round the board
     elsewhere = simulate(simple_scene(game.board, {}), 3, turned)
     assert not reader.read(elsewhere.image).occluded and not reader.last.bent
+
+
+def test_arbiter_calibrate_says_how_far_the_board_is_bent(tmp_path):
+    """The command line tells the user what was measured: a board bent beyond a flat fit is
+    followed, and by how much (the lens of this camera bends it by more than a pixel)."""
+    import cv2 as _cv2
+    from click.testing import CliRunner
+
+    from arbiter.cli import main
+
+    game = engine.load("nine-mens-morris")
+    layout, _ = calibration_layout(game)
+    settings = CameraSettings(k1=(-0.25, -0.25), size=(1280, 720))
+    for name, pos in (("empty", {}), ("pieces", layout)):
+        _cv2.imwrite(str(tmp_path / f"{name}.png"), simulate(simple_scene(game.board, pos), 3, settings).image)
+    result = CliRunner().invoke(main, ["calibrate", "nine-mens-morris", "--empty", str(tmp_path / "empty.png"),
+                                       "--pieces", str(tmp_path / "pieces.png"), "--out", str(tmp_path / "cal.json")])
+    text = " ".join(result.output.split())
+    assert result.exit_code == 0, text
+    assert "measuring the board's surface" in text and "Board surface: bent up to" in text and "followed" in text, text

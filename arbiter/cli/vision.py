@@ -230,6 +230,9 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     _write_overlay(cal, pieces_img, overlay_path)
     classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
     console.print(f"[bold green]Calibrated.[/] Learned {classes}; {len(cal.probes)} background probes.")
+    for note in cal.notes:
+        if note.startswith("board surface:"):  # how far the board is from flat, and that it is followed
+            console.print(note[0].upper() + note[1:] + ".")
     console.print(f"Calibration: {out_path}")
     console.print(f"Overlay (check every spot reads as it should): {overlay_path}")
 
