@@ -201,3 +201,22 @@ def test_gems_that_each_mirror_a_lamp_of_their_own_colour_still_split():
     finally:
         classify.LAMP_DISCOUNT = kept
     assert plain is None or list(plain) != owners
+
+
+def test_a_ring_with_one_side_of_its_band_in_shade_is_still_a_ring():
+    """A ring tilted on a fold of the cloth, or lit low from one side, shows a quarter of its band
+    as dark as the cloth (photoreal renders: five such rings were read as empty). Against a ring's
+    look only its best-matching three quarters count (``HANKY_RING.keep_class``), so it stays
+    nearer its own look than the empty cloth's."""
+    from vision.families import HANKY_RING
+
+    k = len(HANKY_RING.offsets)
+    empty = np.full((1, k, 3), 1.0)  # the blue cloth, relative to itself
+    white = np.tile(np.array([1.6, 1.9, 2.6]), (k, 1))  # a white ring: several times the cloth
+    yellow = np.tile(np.array([0.9, 1.8, 2.5]), (k, 1))
+    ring = white.copy()
+    ring[: k // 4] = 1.0  # a quarter of the band (one side) as dark as the cloth
+    d = distances(ring[None], empty, np.stack([white, yellow]), **HANKY_RING.look())
+    assert np.argmin(d[0]) == 1, d  # the white ring, not empty
+    plain = distances(ring[None], empty, np.stack([white, yellow]), **{**HANKY_RING.look(), "keep_class": 1.0})
+    assert d[0, 1] < plain[0, 1]  # the shaded side no longer counts against the ring
