@@ -44,7 +44,7 @@ import numpy as np
 SMOOTHING = 1.0  # thin-plate spline regularisation, board units squared (0.1 and 10 read no better)
 MIN_FOUND = 0.5  # share of the board's points that must be found to measure the surface at all
 MIN_POINTS = 12  # and never fewer than this many (a spline through fewer follows noise)
-STRAY = 3.0  # a point this many times the median misfit from the first spline is left out
+STRAY = 3.0  # a point the spline misses by this many times the median misfit is left out (worst first)
 STRAY_FLOOR = 0.01  # board units: a misfit below this is never called stray
 MOVED = 0.05  # share of the board's size its corners may move in the picture for the bend to hold
 
