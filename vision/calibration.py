@@ -46,6 +46,7 @@ GLARE = 252.0  # a sample this bright in every channel is clipped: the camera se
 PAPER_CLIPPED = sampling.CLIPPED  # a background probe this bright in every channel: the paper is clipped white
 OVER_EXPOSED = 0.3  # the share of clipped background probes that makes a picture over-exposed
 ALIKE = 0.08  # two classes closer than this (mean |difference|, background = 1) are too alike
+SURFACE_NOTE = "board surface:"  # how a calibration's note on its surface bend begins (``arbiter calibrate``)
 
 
 class CalibrationError(ValueError):
@@ -473,7 +474,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     if bad_spots:
         raise CalibrationError(f"part of the board is outside the picture ({', '.join(bad_spots[:6])}"
                                f"{'...' if len(bad_spots) > 6 else ''}): move the camera back or centre the board")
-    keep = sampling.choose_probes(family, candidates, empty_image, H_empty, bend=bend)
+    keep = sampling.choose_probes(family, pre.probe_at, empty_image, H_empty)
     if keep.sum() < MIN_PROBES:
         raise CalibrationError("the empty board shows too little plain background between the points: is it "
                                "really empty, evenly lit and in focus?")
@@ -597,8 +598,8 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     if seen:
         cal.scale = float(np.clip(np.percentile(seen, 50), 0.01, 0.08))
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
-    cal.notes.append("board surface: not measured (too few of its points found on the empty picture)" if bend is None
-                     else f"board surface: bent up to {bend.largest_px(H_empty):.1f} px from a flat fit, followed "
+    cal.notes.append(f"{SURFACE_NOTE} not measured (too few of its points found on the empty picture)" if bend is None
+                     else f"{SURFACE_NOTE} bent up to {bend.largest_px(H_empty):.1f} px from a flat fit, followed "
                           f"({len(bend.points)} points)")
     say("calibration checked")
     return cal

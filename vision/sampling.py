@@ -74,9 +74,9 @@ class Layout:
     ink_near: np.ndarray  # (M,) the spot nearest each of ``family.ink``
     # Where the spots, probes and ink marks are looked for (board units, through the frame's
     # homography): their places plus the board surface's bend (``vision.surface``), if any.
-    spot_at: np.ndarray | None = None  # (N, 2)
-    probe_at: np.ndarray | None = None  # (P, 2)
-    ink_at: np.ndarray | None = None  # (M, 2)
+    spot_at: np.ndarray  # (N, 2)
+    probe_at: np.ndarray  # (P, 2)
+    ink_at: np.ndarray  # (M, 2)
 
     @classmethod
     def build(cls, family: Family, probes: np.ndarray, bend=None) -> Layout:
@@ -92,14 +92,6 @@ class Layout:
         at = (family.xy, probes, ink) if bend is None else \
             tuple(p + bend(p) if len(p) else p for p in (family.xy, probes, ink))
         return cls(family, probes, kinds, groups, near, ink_near, *at)
-
-    def __post_init__(self) -> None:
-        if self.spot_at is None:
-            self.spot_at = self.family.xy
-        if self.probe_at is None:
-            self.probe_at = self.probes
-        if self.ink_at is None:
-            self.ink_at = self.family.ink.reshape(-1, 2)
 
     def sample_points(self, lift: np.ndarray | None = None) -> np.ndarray:
         """(M, 2) board coordinates of every pixel fetched: spot samples by kind, then (with
@@ -298,13 +290,12 @@ def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
 
 
 def choose_probes(family: Family, candidates: np.ndarray, image: np.ndarray, board_to_image: np.ndarray, *,
-                  max_spread: float = 0.1, max_off: float = 0.2, bend=None) -> np.ndarray:
+                  max_spread: float = 0.1, max_off: float = 0.2) -> np.ndarray:
     """Keep the candidates that look like plain background on the empty board: an even patch
     (no line near it) of about the board's usual colour (not a printed mark or a stain).
-    ``bend``: the board surface's (``Layout.build``), to look where the surface has them."""
+    ``candidates``: where they are looked for (``Layout.probe_at``: bent with the surface)."""
     check = _check_ring(family.probe_check)
-    at = candidates if bend is None else candidates + bend(candidates)
-    pts = project(board_to_image, (at[:, None, :] + check[None]).reshape(-1, 2))
+    pts = project(board_to_image, (candidates[:, None, :] + check[None]).reshape(-1, 2))
     patch = fetch(image, pts).reshape(len(candidates), len(check), 3)
     colours = patch.mean(axis=1)
     grey = patch.mean(axis=2)

@@ -148,7 +148,8 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
       arbiter calibrate nine-mens-morris --empty empty.png --pieces pieces.png --out cal.json
       arbiter calibrate brain-hanky --sim
     """
-    from vision.calibration import CalibrationError, ExposureError, calibrate as run_calibration, calibration_layout
+    from vision.calibration import (SURFACE_NOTE, CalibrationError, ExposureError, calibrate as run_calibration,
+                                    calibration_layout)
 
     g = _load_game(game, ctx.args)
     position, described = calibration_layout(g)
@@ -231,7 +232,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
     console.print(f"[bold green]Calibrated.[/] Learned {classes}; {len(cal.probes)} background probes.")
     for note in cal.notes:
-        if note.startswith("board surface:"):  # how far the board is from flat, and that it is followed
+        if note.startswith(SURFACE_NOTE):  # how far the board is from flat, and that it is followed
             console.print(note[0].upper() + note[1:] + ".")
     console.print(f"Calibration: {out_path}")
     console.print(f"Overlay (check every spot reads as it should): {overlay_path}")
