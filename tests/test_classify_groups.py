@@ -220,3 +220,31 @@ def test_a_ring_with_one_side_of_its_band_in_shade_is_still_a_ring():
     assert np.argmin(d[0]) == 1, d  # the white ring, not empty
     plain = distances(ring[None], empty, np.stack([white, yellow]), **{**HANKY_RING.look(), "keep_class": 1.0})
     assert d[0, 1] < plain[0, 1]  # the shaded side no longer counts against the ring
+
+
+def test_a_spot_unlike_the_empty_squares_does_not_move_the_pieces_groups():
+    """Fourteen silver and thirteen gold gems, one gold gem between the groups though nearer
+    gold, and one empty square far from the empty look and cooler than every gem (brightly lit
+    bare cloth: a photoreal frame). Counted among the gems it widens the silver group enough to
+    take in the gold gem between; the pieces are named by their own split, and the odd square
+    only joins a group."""
+    # a photoreal frame's hues along the silver-gold line (0 silver's look, 1 gold's)
+    silver = [-0.21, -0.08, -0.07, -0.04, -0.03, 0.06, 0.07, 0.09, 0.14, 0.14, 0.19, 0.26, 0.29, 0.43]
+    gold = [1.46, 1.72, 1.91, 1.94, 1.98, 2.04, 2.06, 2.17, 2.18, 2.2, 2.28, 2.3, 2.37]
+    between, odd_spot = 1.01, -0.86
+    empties = [None] * 10
+    owners = [0] * 14 + [1] * 13 + [1] + empties + [None]
+    n = len(owners)
+    foot = np.concatenate([np.full(28, 0.4), np.linspace(0.02, 0.05, 10), [0.2]])
+    d = np.column_stack([foot, np.full(n, 0.3), np.full(n, 0.28)])
+    v = Verdicts(np.array([0] * 14 + [1] * 14 + [-1] * 11), d.min(axis=1), np.full(n, 0.3), np.full(n, 0.6),
+                 probabilities(d, 0.03))
+    assert list(np.flatnonzero(unlike_empty(d, v))) == [38]
+    x = _along(silver + gold + [between] + [0.0] * 10 + [odd_spot])
+    with_odd = Verdicts(np.where(np.arange(n) == 38, 0, v.choice), v.best, v.second, v.confidence, v.probs)
+    counted = split_pair(x, with_odd, looks(), (0.0, 1.0))
+    assert counted is not None and counted[27] == 0  # what the odd square does to the groups
+    got = split_pieces(d, v, x, looks(), (0.0, 1.0))
+    assert got is not None
+    assert list(got[:28]) == [0] * 14 + [1] * 14
+    assert got[38] == 0 and all(got[28:38] == -1)

@@ -430,21 +430,28 @@ def split_pieces(d: np.ndarray, v: Verdicts, x: np.ndarray, templates: np.ndarra
                  band: tuple[float, float] = (0.0, 1.0)) -> np.ndarray | None:
     """``split_pair`` of a frame's pieces, counting among them the spots read as empty that look
     nothing like its empty ones (``unlike_empty``: silver gems under a lamp far warmer than
-    calibration's); when that finds no two groups, of the pieces read as such alone.
+    calibration's). The pieces read as such are named by the split of those pieces alone when
+    it finds two groups; the odd spots take their group from the split that counts them.
 
     What is unlike the frame's empty squares is not always a piece: on a photoreal frame two
     empty squares by the cloth's edge, lit by a lamp close to it, lay 0.13 from the empty look
     (the frame's empties within 0.06) and showed the bare cloth, no metal's hue at all; counted
     among the gems they left no two groups, and two gold gems leaning towards silver were read by
-    the templates as silver. The gems alone split right."""
+    the templates as silver. On another, one bright empty square counted among the gems widened
+    the silver group enough to take in a gold gem that lay between the groups, nearer gold. So
+    the odd spots never move the pieces' own groups, only join them."""
+    alone = split_pair(x, v, templates, band)
     odd = unlike_empty(d, v)
-    if odd.any():
-        pieces = Verdicts(np.where(odd, np.argmin(d[:, 1:], axis=1), v.choice), v.best, v.second, v.confidence,
-                          v.probs)
-        split = split_pair(x, pieces, templates, band)
-        if split is not None:
-            return split
-    return split_pair(x, v, templates, band)
+    if not odd.any():
+        return alone
+    pieces = Verdicts(np.where(odd, np.argmin(d[:, 1:], axis=1), v.choice), v.best, v.second, v.confidence,
+                      v.probs)
+    counted = split_pair(x, pieces, templates, band)
+    if counted is None or alone is None:
+        return alone if counted is None else counted
+    out = alone.copy()
+    out[odd] = counted[odd]
+    return out
 
 
 def unlike_empty(d: np.ndarray, v: Verdicts, *, sure: float = 0.5, least: int = 5) -> np.ndarray:
