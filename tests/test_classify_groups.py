@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import Verdicts, distances, follow_split, probabilities, split_pair, split_pieces, unlike_empty
+from vision.classify import (Verdicts, decide, distances, follow_split, probabilities, split_pair, split_pieces,
+                             unlike_empty)
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
 GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red
@@ -248,3 +249,65 @@ def test_a_spot_unlike_the_empty_squares_does_not_move_the_pieces_groups():
     assert got is not None
     assert list(got[:28]) == [0] * 14 + [1] * 14
     assert got[38] == 0 and all(got[28:38] == -1)
+
+
+def test_the_lamp_on_white_rings_tints_the_gems_looks():
+    """A warm lamp: the white rings' gloss turns warmer than their calibrated look, and a lone
+    silver gem (no groups to split) warmer still, nearer gold's look than silver's. The rings'
+    tint, given to the gems' looks, ranks silver first; the distances themselves, which say
+    whether a gem is there at all, are the ones measured without it."""
+    from vision.classify import rank_by, lamp_shift
+
+    warm = np.exp(np.array([-0.25, 0.0, 0.2]))  # less blue, more red (BGR)
+    white, yellow = np.array([2.4, 2.5, 2.5]), np.array([0.9, 2.2, 2.5])
+    rings_t = np.stack([np.tile(white, (12, 1)), np.tile(yellow, (12, 1))])
+    seen = np.array([np.tile(white * warm * s, (12, 1)) for s in (0.9, 1.0, 1.1)]
+                    + [np.tile(yellow * warm, (12, 1))])
+    v = Verdicts(np.array([0, 0, 0, 1]), np.zeros(4), np.ones(4), np.full(4, 0.9), probabilities(np.zeros((4, 3)), 0.03))
+    tint = lamp_shift(seen, rings_t, v, (0.5, 1.0))
+    assert tint is not None and np.allclose(np.log(tint) - np.log(tint).mean(), np.log(warm) - np.log(warm).mean(),
+                                            atol=1e-6)
+    # one sure white ring says nothing about the lamp
+    one = Verdicts(np.array([0, 1, 1, 1]), v.best, v.second, v.confidence, v.probs)
+    assert lamp_shift(seen, rings_t, one, (0.5, 1.0)) is None
+
+    gem = np.tile(SILVER * warm ** 1.6, (12, 1))[None]  # a mirror takes the lamp's colour fully
+    empty = np.ones((1, 12, 3))
+    plain = distances(gem, empty, looks(), chroma=True, keep_class=0.67)
+    assert np.argmin(plain[0, 1:]) == 1  # by the calibrated looks: gold
+    tinted = distances(gem, empty, looks() * tint, chroma=True, keep_class=0.67)
+    d = rank_by(plain, tinted)
+    assert np.argmin(d[0, 1:]) == 0  # in the lamp's tint: silver
+    assert d[0, 0] == plain[0, 0] and sorted(d[0, 1:]) == sorted(plain[0, 1:])
+
+
+def _feet(levels, k=37, seed=0):
+    """(n, k, 3) foot samples, each spot's brightness rising from its first level to its second
+    (the dark side wall to the top's near edge)."""
+    rng = np.random.default_rng(seed)
+    return np.array([np.repeat(np.linspace(lo, hi, k)[:, None], 3, axis=1) * np.exp(rng.normal(0, 0.01, (k, 3)))
+                     for lo, hi in levels])
+
+
+def test_a_black_man_whose_top_mirrors_the_lamp_is_told_by_its_foot():
+    """Four white men (one in shade, its foot greyer), three black men, and a black man whose glossy
+    top mirrors a large lamp whole: by its top it is nearer white (0.03 against 0.09), but its foot
+    is dark like the other black men's. The foot ranks it black; the shaded white man, whose foot
+    is lighter than every black man's, stays white; the distances themselves stay as measured."""
+    from vision.classify import rank_by, with_feet
+
+    white, shaded, black, mirror = (0.75, 1.0), (0.55, 0.95), (0.2, 0.3), (0.3, 1.0)
+    feet = _feet([white, white, white, shaded, black, black, black, mirror, (1.0, 1.0)])
+    d = np.array([[0.40, 0.01, 0.60]] * 3 + [[0.30, 0.03, 0.50]] + [[0.50, 0.60, 0.02]] * 3
+                 + [[0.15, 0.03, 0.09], [0.01, 0.10, 0.15]])
+    v = decide(d)
+    assert list(v.choice) == [0, 0, 0, 0, 1, 1, 1, 0, -1]
+    ranked = rank_by(d, with_feet(d, v, feet, weight=1.5, brighter=0.25))
+    got = decide(ranked)
+    assert list(got.choice) == [0, 0, 0, 0, 1, 1, 1, 1, -1]
+    assert np.allclose(np.sort(ranked, axis=1), np.sort(d, axis=1))
+    # too few black men besides it to say what a black man's foot looks like: left to the tops
+    few = decide(d[[0, 1, 2, 3, 4, 7, 8]])
+    feet_few = feet[[0, 1, 2, 3, 4, 7, 8]]
+    assert np.array_equal(with_feet(d[[0, 1, 2, 3, 4, 7, 8]], few, feet_few, weight=1.5, brighter=0.25)[5],
+                          d[7])

@@ -33,8 +33,8 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling, surface, tone
-from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
-                       split_pieces)
+from .classify import (Verdicts, adapt, by_brightness, rank_by, class_gap, decide, distances, empty_like_frame,
+                       follow_split, lamp_shift, split_pieces, with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -374,14 +374,19 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
     if looks is None:
         looks = frame_looks(rel, templates)
     out = {}
-    for kind, idx in layout.groups.items():
+    lamps: dict[str, np.ndarray] = {}
+    # a kind that shows another the lamp's colour is read first (``Pattern.lamp_from``)
+    sources = {cal.family.patterns[k].lamp_from for k in layout.groups}
+    for kind in sorted(layout.groups, key=lambda k: k not in sources):
         keys, T = templates[kind]
         pat = cal.family.patterns[kind]
         x, top, L = rel.base[kind], rel.top[kind], looks[kind]
+        tint = None
         empty = cal.empty_look(kind)
         look = pat.look()
         if pat.ordered:  # sorted once here rather than in every comparison
             top, L, look = by_brightness(top), by_brightness(L), {**look, "ordered": False}
+
         d = distances(x, empty, L, top=top, **look)
         v = decide(d, cal.scale)
         if in_frame and pat.ink and len(T):
@@ -402,14 +407,37 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             if split is not None:
                 # the pieces' own groups: the templates follow them, and they name each piece
                 v = Verdicts(split, v.best, v.second, np.where(split >= 0, 1.0, v.confidence), v.probs)
-            d = distances(x, empty, adapt(top, L, v), top=top, **look)
+            else:
+                tint = lamps.get(pat.lamp_from)
+                if tint is not None:
+                    # no groups to go by: the looks in the lamp's tint rank the classes
+                    d = _measure(x, empty, L, tint, top=top, **look)
+                    v = decide(d, cal.scale)
+            d = _measure(x, empty, adapt(top, L, v), tint, top=top, **look)
             v = decide(d, cal.scale)
             if split is not None:
                 v = follow_split(v, split, d)
+            if pat.foot_weight:
+                # a man's foot beside its top, against the frame's other feet (``classify.with_feet``)
+                d = rank_by(d, with_feet(d, v, x, weight=pat.foot_weight, brighter=pat.brighter))
+                v = decide(d, cal.scale)
             if pat.empty_in_frame:
                 v = empty_like_frame(d, v, int(np.argmax(T.mean(axis=(1, 2)))))
+            if kind in sources and len(T):
+                shift = lamp_shift(top, T, v, pat.split_band)
+                if shift is not None:
+                    lamps[kind] = shift
         out[kind] = (keys, v)
+    out = {kind: out[kind] for kind in layout.groups}
     return out
+
+
+def _measure(x: np.ndarray, empty, L: np.ndarray, tint: np.ndarray | None, **look) -> np.ndarray:
+    """``classify.distances``, the classes ranked by the looks in the lamp's ``tint`` when a
+    frame shows one (``Pattern.lamp_from``); whether a piece is there is judged without it
+    (``classify.rank_by``)."""
+    d = distances(x, empty, L, **look)
+    return d if tint is None else rank_by(d, distances(x, empty, L * tint, **look))
 
 
 def _frame_ink(cal: Calibration, kind: str, x: np.ndarray, v, ink: np.ndarray | None) -> np.ndarray | None:

@@ -87,6 +87,13 @@ class Pattern:
     # the lamp, not the piece; it is given the mean colour of the spot's unclipped samples
     # (``sampling.normalise``): for metal gems, whose mirrored lamp is white whatever the metal.
     fill_clipped: bool = False
+    # The kind whose lightest pieces show this kind the colour of the frame's lamp
+    # (``classify.lamp_shift``): metal gems mirror the lamp itself, which the light model,
+    # measured on the board's ground, does not see; a white piece's gloss shows it as they do.
+    lamp_from: str = ""
+    # How much a piece's foot counts beside its top, compared with the feet of the frame's other
+    # pieces of each class (``classify.with_feet``): for glossy men whose top can mirror a lamp.
+    foot_weight: float = 0.0
 
     def look(self) -> dict:
         """How ``classify.distances`` compares a spot with a piece's look on this pattern."""
@@ -176,7 +183,8 @@ class Family:
 # Piece heights, board units: HTJB men are about 5 mm tall on 22.5 mm units; Brain Hanky rings
 # about 6 mm and gems about 9 mm on 93 mm cells.
 MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.065, 0.1
-HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True, empty_in_frame=True, ink=True)
+HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=True, empty_in_frame=True, ink=True,
+                        foot_weight=1.5)
 # A ring's band: in order of brightness (its gloss and shaded side fall anywhere round it), in
 # proportion to its brightness (on the blue cloth a white ring is several times the ground),
 # with its hue weighed in (white and yellow differ in one channel), and named by its group in
@@ -195,7 +203,7 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
 # -> 193 of 195 frames split right against the darker two thirds; the darkest third 191).
 # One such gem unlike every look, alone in its frame, is a mirrored lamp (``Pattern.lone_odd``).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
-                         split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True)
+                         split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True, lamp_from="ring")
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
