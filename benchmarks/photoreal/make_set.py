@@ -108,6 +108,9 @@ SETS = {
     # The seventh: rendered the same way after blind6 had been read, while the board's surface bend
     # (``vision.surface``) was built, and read once with the reader frozen.
     "blind7": dict(seed=10010, step_from=STEPS, games=BLIND),
+    # The eighth: rendered the same way after blind7 had been read, while the men's and gems'
+    # misreads were worked on, and read once with the reader frozen at the end of that work.
+    "blind8": dict(seed=11011, step_from=STEPS, games=BLIND),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
