@@ -234,3 +234,27 @@ def test_frames_once_misread_read_right(set_name, file):
     want = h.truth(rec)
     wrong = {spot: (want.get(spot), r.piece) for spot, r in obs.points.items() if r.piece != want.get(spot)}
     assert not wrong, wrong
+
+
+# Hand frames of the blind sets once read as a board, each read again here (docs/photoreal.md).
+ONCE_READ_HANDS = [
+    # a pale arm over 18 of morabaraba's 24 points, changing every probe's light alike: read as
+    # light wooden men on all of them until the board's hidden lines refused it
+    ("blind8", "morabaraba-0/f10.jpg"),
+]
+
+
+@pytest.mark.parametrize("set_name,file", ONCE_READ_HANDS, ids=lambda v: str(v))
+def test_hand_frames_once_read_are_refused(set_name, file):
+    where = DEV.parent / set_name
+    if not (where / "set.json").exists():
+        pytest.skip(f"the photoreal set {set_name} is not stored")
+    h = _harness()
+    meta = h.load_set(where)
+    rec = next(r for r in meta["frames"] if r["file"] == file)
+    assert rec["hand"] and rec["covered"]
+    s = h.setups(meta)[rec["setup"]]
+    cal, err = h.calibrate_setup(meta["dir"], engine.load(s["game"]), s)
+    assert cal is not None, err
+    obs = BoardReader(cal).read(h.load_image(meta["dir"], rec))
+    assert obs.occluded and obs.points == {}, "a hand frame was read as a board"

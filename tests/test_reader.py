@@ -553,3 +553,34 @@ def test_clipped_samples_of_a_metal_take_the_colour_of_the_rest():
     np.testing.assert_allclose(out[1:], rel[1:])
     unclipped = rel[:2].copy()
     assert _fill_clipped(np.full((2, 4, 3), 10.0), unclipped) is unclipped  # nothing clipped: no copy
+
+
+def test_a_sheet_over_the_board_that_hides_its_lines_gives_no_reading(readers):
+    """Something laid over much of the board in the paper's own colour (a pale arm under a lamp,
+    a sheet of paper) changes no probe's light, but the printed lines under it are gone: the
+    frame is refused, naming where (``BoardReader._ink_hidden``). A patch over one point's
+    lines alone is not enough to refuse a frame on the lines."""
+    name = "nine-mens-morris"
+    g = readers.game(name)
+    reader = readers(name)
+    position, frame = readers.frame(name, 101)
+    assert not reader.read(frame.image).occluded
+    H = reader.last.registration.board_to_image
+
+    def cover(corners) -> np.ndarray:
+        pts = np.array([g.board.coords[p] for p in corners], np.float64)
+        poly = cv2.perspectiveTransform(pts[None], H)[0].astype(np.int32)
+        x0, y0 = poly.min(axis=0)
+        x1, y1 = poly.max(axis=0)
+        paper = np.median(frame.image[y0:y1, x0:x1].reshape(-1, 3), axis=0)
+        out = frame.image.copy()
+        cv2.fillConvexPoly(out, poly, tuple(int(c) for c in paper))
+        return out
+
+    obs = reader.read(cover(("a1", "a7", "d7", "d1")))
+    assert obs.occluded and obs.points == {}
+    assert "lines are hidden" in obs.reason, obs.reason
+    side = {"a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3", "d5", "d6", "d7"}
+    assert obs.reason.split("near ")[1].split(" ")[0] in side, obs.reason
+    small = reader.read(cover(("b2", "b4", "c4", "c3")))
+    assert "lines are hidden" not in small.reason, small.reason

@@ -97,3 +97,17 @@ def test_ink_gamma_says_nothing_on_too_little_ink_or_ink_that_moved():
     # lines that landed elsewhere (a camera moved or refocused): each sample's power differs
     shuffled = then[rng.permutation(200)]
     assert tone.ink_gamma(shuffled, then) is None
+
+
+def test_ink_powers_mark_by_mark():
+    """Each mark's power: the frame's tone where its line shows, 0 where the board's own colour
+    shows instead (a hand over it), and ink lighter than the board (the blue cloth's webs)
+    counted the other way up; NaN for a mark calibration saw no ink at."""
+    from vision.tone import ink_powers
+
+    then = np.array([[0.5, 0.5, 0.5], [0.4, 0.45, 0.5], [1.5, 1.6, 1.7], [0.5, 0.5, 0.5], [0.97, 0.98, 0.99]])
+    seen = np.concatenate([then[:3] ** 0.7, [[1.0, 1.0, 1.0], [0.5, 0.5, 0.5]]])
+    p = ink_powers(seen, then)
+    assert np.allclose(p[:3], 0.7)
+    assert abs(p[3]) < 1e-9
+    assert np.isnan(p[4])

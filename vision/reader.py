@@ -61,6 +61,8 @@ class Diagnostics:
     # the spots were looked for where the board surface's bend puts them (``vision.surface``);
     # False with no bend measured, or with the camera moved too far from where it was
     bent: bool = False
+    # the share of the printed lines' marks whose ink the frame does not show (``_ink_hidden``)
+    ink_hidden: float = 0.0
 
 
 class BoardReader:
@@ -123,6 +125,9 @@ class BoardReader:
                               f"white pieces cannot be told from it): lower the camera's exposure (--exposure) "
                               f"or dim the lamp")
             return Observation.blocked(self.last.note)
+        hidden = self._ink_hidden(image, reg.board_to_image, rel, raw, self.layout if bent else self._flat)
+        if hidden:
+            return Observation.blocked(hidden)
         looks = frame_looks(rel, self._templates)
         flat = self._flattened(rel, looks)
         if flat:
@@ -181,6 +186,50 @@ class BoardReader:
         stricter: it asks for a darker exposure from the start, at two clipped channels.)"""
         share = float(np.mean(clipped(probes, channels=3)))
         return share if share >= OVER_EXPOSED else 0.0
+
+    def _ink_hidden(self, image: np.ndarray, H: np.ndarray, rel, raw, layout: sampling.Layout) -> str:
+        """A reason when the board's printed lines are hidden at ``INK_HIDDEN`` of their marks
+        or more, else "".
+
+        A hand or an arm over the board hides the lines under it; so does nothing else that
+        belongs on a board (the marks, ``Family.ink``, lie clear of every piece). The probe
+        check sees a hand by the edge of the light it changes, and a large pale arm covering
+        most of the board changes the light of nearly every probe alike: a photoreal frame's
+        arm, over 18 of morabaraba's 24 points, read as light wooden men on all of them. Its
+        lines were gone at 45% of their marks; on the clear frames of the photoreal sets at
+        none. A mark counts as gone when no pixel within ``INK_REACH`` of it shows its
+        ink at a power (``tone.ink_powers``) of ``INK_GONE`` or more, where a frame's tone
+        curve keeps between 0.2 and 5: a line a pixel wide is missed by a fit two or three pixels
+        off (the simulator's, whose camera moves away from its calibration's every frame: a
+        fifth of one frame's marks within a pixel, 3% within three), an arm's width never."""
+        if rel.ink is None or raw.ink is None or self.cal.ink_empty is None or len(rel.ink) != len(self.cal.ink_empty):
+            return ""
+        then = self.cal.ink_empty
+        scale = raw.ink / np.maximum(rel.ink, 1e-6)  # the frame's light at each mark (``sampling``)
+        px = np.rint(sampling.project(H, layout.ink_at)).astype(np.int64)  # (M, 2)
+        r = INK_REACH
+        dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+        xs, ys = px[:, 0, None] + dx.ravel(), px[:, 1, None] + dy.ravel()  # (M, w)
+        inside = ((xs >= 0) & (xs < image.shape[1]) & (ys >= 0) & (ys < image.shape[0])).all(axis=1)
+        if inside.sum() < INK_LEAST:
+            return ""
+        near = image[np.clip(ys, 0, image.shape[0] - 1), np.clip(xs, 0, image.shape[1] - 1)].astype(np.float64)
+        near = near / np.maximum(scale[:, None, :], 1e-6)  # (M, w, 3) relative to the board there
+        # the pixel nearest the printed ink: the darkest, or for ink lighter than the board the lightest
+        best = np.where(then > 1, near.max(axis=1), near.min(axis=1))
+        p = tone.ink_powers(best, then)
+        seen = inside & np.isfinite(p)
+        if seen.sum() < INK_LEAST:
+            return ""
+        gone = seen & (p < INK_GONE)
+        share = float(gone.sum() / seen.sum())
+        self.last.ink_hidden = share
+        if share < INK_HIDDEN:
+            return ""
+        near_spot = np.bincount(layout.ink_near[gone], minlength=len(self.cal.family.spots))
+        spot = self.cal.family.spots[int(np.argmax(near_spot))]
+        return (f"something is over the board near {spot} (the board's lines are hidden at {share:.0%} of "
+                f"their marks: a hand or arm?)")
 
     def _flattened(self, rel, looks) -> str:
         """The name of a piece class that this frame's light flattens against the board, else "".
@@ -273,6 +322,19 @@ MARKER_LIKE = 0.5
 # Spots this much (board units) further from a covered marker than the nearest one may be under
 # what covers it, and must read unchanged.
 MARKER_REACH = 1.0
+
+
+# A frame whose printed lines are hidden at this share of their marks or more shows something over
+# the board (``BoardReader._ink_hidden``): on the photoreal sets' clear frames none were, under
+# their hands up to 0.45 (48 of 85 hand frames 0.15 or more).
+INK_HIDDEN = 0.15
+# A mark whose ink shows at a power (``tone.ink_powers``) under this is hidden; a frame's tone
+# curve gives 0.2-5 (``tone.ink_gamma``).
+INK_GONE = 0.1
+# Fewer marks than this (of the ones calibration saw ink at) say nothing either way.
+INK_LEAST = 20
+# How far (pixels) round a mark its ink is looked for: a fit a few pixels off misses a thin line.
+INK_REACH = 3
 
 
 # A frame in which a light piece's look comes near the bare board at this share of its spots or

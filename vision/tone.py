@@ -150,6 +150,24 @@ def ink_gamma(seen: np.ndarray, then: np.ndarray, *, lo: float = 0.2, hi: float 
     return g
 
 
+def ink_powers(seen: np.ndarray, then: np.ndarray, *, lo: float = 0.2, hi: float = 0.85) -> np.ndarray:
+    """(M,) per ink mark, the power ``g`` with ``seen ~ then ** g`` (``ink_gamma``'s, mark by
+    mark: the median over the channels whose calibrated ink was ``lo`` to ``hi`` of the board,
+    ink lighter than the board counted the other way up); NaN for a mark with no such channel.
+    A mark at 0 shows the board's own colour where a line was printed: its ink is hidden."""
+    seen = np.asarray(seen, float).reshape(-1, 3)
+    then = np.asarray(then, float).reshape(-1, 3)
+    inv = then > 1
+    t = np.where(inv, 1 / np.maximum(then, 1e-3), then)
+    s = np.where(inv, 1 / np.maximum(seen, 1e-3), seen)
+    use = (t >= lo) & (t <= hi)
+    r = np.where(use, np.log(np.maximum(s, 1e-3)) / np.log(np.where(use, t, 0.5)), np.nan)
+    out = np.full(len(r), np.nan)
+    some = use.any(axis=1)
+    out[some] = np.nanmedian(r[some], axis=1)
+    return out
+
+
 def bend(looks: np.ndarray, g: np.ndarray) -> np.ndarray:
     """``looks`` (..., 3) relative to the board, as a frame whose ink follows ``g`` shows them
     (the board itself, 1, stays 1)."""
