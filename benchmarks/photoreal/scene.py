@@ -49,6 +49,29 @@ def surface_z(shape, x, y):
     return z
 
 
+def rest_lift(shape, x, y, gx, gy, reach, rings=6, around=36):
+    """How far (m) a rigid piece of radius ``reach`` centred at (x, y), tilted to the surface's
+    slope (gx, gy) there, must rise to lie on the surface rather than through it: the most the
+    surface stands above that tilted plane under the piece (0 where it stands nowhere above).
+    A fold narrower than a ring would otherwise bury one side of it (up to 3.6 mm of a 4.8 mm
+    ring in the sets rendered before this)."""
+    z0 = surface_z(shape, x, y)
+    most = 0.0
+    for i in range(1, rings + 1):
+        r = reach * i / rings
+        for k in range(around):
+            a = 2 * math.pi * k / around
+            px, py = x + r * math.cos(a), y + r * math.sin(a)
+            most = max(most, surface_z(shape, px, py) - (z0 + gx * (px - x) + gy * (py - y)))
+    return most
+
+
+def footprint(p):
+    """The radius (m) a piece covers on the board: a man's or a gem's, a ring's outer edge."""
+    a, b = p["size"]
+    return a + b if p["shape"] == "ring" else a
+
+
 # ---------------------------------------------------------------------------- materials
 def node_mat(name):
     m = bpy.data.materials.new(name)
@@ -337,6 +360,9 @@ class Scene:
         mat = printed("print", board["texture"], board["tint"], board["rough"], cloth)
         n = 160 if cloth else 40
         self.shape = board["shape"]
+        # pieces rest on the surface's highest points under them (``rest_lift``): sets made
+        # since blind9; the earlier ones re-render as they were stored
+        self.rest = bool(board.get("rest", False))
         self.sheet = grid_surface("sheet", board["width"], board["height"], self.shape, n, n, mat)
         if cloth:
             sub = self.sheet.modifiers.new("sub", "SUBSURF")
@@ -415,11 +441,13 @@ class Scene:
         for k, p in enumerate(pieces):
             o = link(bpy.data.objects.new(f"piece{k}", self.proto(p)))
             x, y = p["x"], p["y"]
-            o.location = (x, y, surface_z(self.shape, x, y) - 0.0002)
-            # tilt the piece with the surface under it
+            # tilt the piece with the surface under it, and rest it on the surface's highest
+            # points under it (a fold's crest), not through them
             e = 0.004
             dzx = (surface_z(self.shape, x + e, y) - surface_z(self.shape, x - e, y)) / (2 * e)
             dzy = (surface_z(self.shape, x, y + e) - surface_z(self.shape, x, y - e)) / (2 * e)
+            lift = rest_lift(self.shape, x, y, dzx, dzy, footprint(p)) if self.rest else 0.0
+            o.location = (x, y, surface_z(self.shape, x, y) - 0.0002 + lift)
             o.rotation_euler = (-math.atan(dzy), math.atan(dzx), p.get("rot", 0.0))
             # per-object material: the mesh is shared by every piece of its shape
             o.material_slots[0].link = "OBJECT"
