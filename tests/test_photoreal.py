@@ -258,3 +258,47 @@ def test_hand_frames_once_read_are_refused(set_name, file):
     assert cal is not None, err
     obs = BoardReader(cal).read(h.load_image(meta["dir"], rec))
     assert obs.occluded and obs.points == {}, "a hand frame was read as a board"
+
+
+def _scene_module():
+    """benchmarks/photoreal/scene.py without Blender: its surface and resting arithmetic is plain
+    Python; the Blender modules it imports are stood in for by empty ones."""
+    import types
+
+    stubs = {n: types.ModuleType(n) for n in ("bpy", "bmesh", "bpy_extras", "bpy_extras.object_utils", "mathutils")}
+    stubs["bpy_extras.object_utils"].world_to_camera_view = None
+    for name in ("Euler", "Matrix", "Vector"):
+        setattr(stubs["mathutils"], name, None)
+    saved = {n: sys.modules.get(n) for n in stubs}
+    sys.modules.update(stubs)
+    try:
+        spec = importlib.util.spec_from_file_location("photoreal_scene", ROOT / "benchmarks" / "photoreal" / "scene.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        for n, m in saved.items():
+            if m is None:
+                sys.modules.pop(n, None)
+            else:
+                sys.modules[n] = m
+    return mod
+
+
+def test_a_piece_rests_on_a_fold_instead_of_sinking_into_it():
+    """The renderer tilts a piece to the slope under its centre; a fold narrower than the piece
+    would rise through one side of it (blind6's yellow ring, 3.6 mm in). ``rest_lift`` is how far
+    it must rise to lie on the fold's crest: the fold's height above the tilted plane, nothing
+    on flat or evenly sloping cloth."""
+    scene = _scene_module()
+    ring = {"shape": "ring", "size": [0.0095, 0.003]}
+    assert abs(scene.footprint(ring) - 0.0125) < 1e-12
+    flat = {"base": 0.001, "waves": [], "folds": []}
+    assert scene.rest_lift(flat, 0.0, 0.0, 0.0, 0.0, 0.0125) == 0.0
+    # a 3 mm fold, 6 mm wide, its crest 10 mm from the ring's centre along x
+    fold = {"base": 0.001, "waves": [], "folds": [[0.003, 0.010, 0.0, 1.0, 0.0, 0.006]]}
+    e = 0.004
+    gx = (scene.surface_z(fold, e, 0.0) - scene.surface_z(fold, -e, 0.0)) / (2 * e)
+    lift = scene.rest_lift(fold, 0.0, 0.0, gx, 0.0, 0.0125)
+    z0 = scene.surface_z(fold, 0.0, 0.0)
+    assert 0.0015 < lift < 0.003
+    assert abs(lift - (scene.surface_z(fold, 0.010, 0.0) - (z0 + gx * 0.010))) < 2e-4
