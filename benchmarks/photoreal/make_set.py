@@ -111,8 +111,9 @@ SETS = {
     # The eighth: rendered the same way after blind7 had been read, while the men's and gems'
     # misreads were worked on, and read once with the reader frozen at the end of that work.
     "blind8": dict(seed=11011, step_from=STEPS, games=BLIND),
-    # The ninth and later: pieces rest on a fold's crest instead of sinking into it (``scene.rest_lift``;
-    # blind6 had a yellow ring 3.6 mm into one, read as empty). Not rendered yet.
+    # The ninth: pieces rest on a fold's crest instead of sinking into it (``scene.rest_lift``;
+    # blind6 had a yellow ring 3.6 mm into one, read as empty); rendered after the reader was
+    # frozen at commit 76bd5cf and read once, as it stood.
     "blind9": dict(seed=12012, step_from=STEPS, games=BLIND, rest=True),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
