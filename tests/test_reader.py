@@ -582,5 +582,18 @@ def test_a_sheet_over_the_board_that_hides_its_lines_gives_no_reading(readers):
     assert "lines are hidden" in obs.reason, obs.reason
     side = {"a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3", "d5", "d6", "d7"}
     assert obs.reason.split("near ")[1].split(" ")[0] in side, obs.reason
+    covered = cover(("a1", "a7", "d7", "d1"))
+    obs = reader.read(covered)
+    # the overlay marks the hidden marks, on the covered side only
+    from vision import sampling
+    from vision.overlay import UNSURE_COLOUR, draw_overlay
+
+    gone = reader.last.ink_gone
+    assert gone is not None and len(gone) >= 10
+    drawn = draw_overlay(covered, reader.cal, obs, reader.last)
+    marks = sampling.project(H, reader.layout.ink_at[gone])
+    hits = [tuple(int(v) for v in drawn[round(r), round(c)]) == UNSURE_COLOUR for c, r in marks]
+    assert sum(hits) >= 0.8 * len(hits)
+    assert np.all(reader.cal.family.ink[gone][:, 0] <= g.board.coords["d1"][0] + 0.5)
     small = reader.read(cover(("b2", "b4", "c4", "c3")))
     assert "lines are hidden" not in small.reason, small.reason

@@ -3,7 +3,8 @@
 A new user checks a calibration by looking, not by reading numbers: each spot gets a circle
 where the reader sampled it, filled with the colour of the piece it read (hollow for empty),
 and a red ring where it was unsure. The background probes show as small dots (red where they
-saw something over the board). A band at the top says in words what happened.
+saw something over the board), and red crosses mark the printed lines' marks whose ink the frame
+did not show (a hand or an arm over them). A band at the top says in words what happened.
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ def draw_overlay(image: np.ndarray, cal: Calibration, obs: Observation, diagnost
             for i, (c, r) in enumerate(sampling.project(H, layout.probe_at)):
                 colour = UNSURE_COLOUR if i in bad else PROBE_COLOUR
                 cv2.circle(out, (round(c), round(r)), max(1, thick), colour, -1, _AA)
+        gone = getattr(diagnostics, "ink_gone", None)
+        if gone is not None and len(gone):
+            # the printed lines' marks whose ink the frame did not show (``BoardReader._ink_hidden``)
+            for c, r in sampling.project(H, layout.ink_at[gone]):
+                cv2.drawMarker(out, (round(c), round(r)), UNSURE_COLOUR, cv2.MARKER_TILTED_CROSS,
+                               max(5, 3 * thick), thick, _AA)
         unknown = set(getattr(diagnostics, "unknown_spots", []) or [])
         for name, kind, (c, r) in zip(cal.family.spots, cal.family.spot_kind, pixels):
             radius = max(3, round(cal.family.patterns[kind].piece_radius * scale * 0.8))

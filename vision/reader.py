@@ -61,8 +61,10 @@ class Diagnostics:
     # the spots were looked for where the board surface's bend puts them (``vision.surface``);
     # False with no bend measured, or with the camera moved too far from where it was
     bent: bool = False
-    # the share of the printed lines' marks whose ink the frame does not show (``_ink_hidden``)
+    # the share of the printed lines' marks whose ink the frame does not show, and which they are
+    # (indices into ``Family.ink``; ``_ink_hidden``): the overlay marks them
     ink_hidden: float = 0.0
+    ink_gone: np.ndarray | None = None
 
 
 class BoardReader:
@@ -224,6 +226,7 @@ class BoardReader:
         gone = seen & (p < INK_GONE)
         share = float(gone.sum() / seen.sum())
         self.last.ink_hidden = share
+        self.last.ink_gone = np.flatnonzero(gone)
         if share < INK_HIDDEN:
             return ""
         near_spot = np.bincount(layout.ink_near[gone], minlength=len(self.cal.family.spots))
