@@ -33,8 +33,8 @@ from engine.core import Piece
 
 from . import registration as rg
 from . import sampling, surface, tone
-from .classify import (Verdicts, adapt, by_brightness, rank_by, class_gap, decide, distances, empty_like_frame,
-                       follow_split, lamp_shift, split_pieces, with_feet)
+from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
+                       lamp_shift, rank_by, split_pieces, with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -376,7 +376,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
     out = {}
     lamps: dict[str, np.ndarray] = {}
     # a kind that shows another the lamp's colour is read first (``Pattern.lamp_from``)
-    sources = {cal.family.patterns[k].lamp_from for k in layout.groups}
+    sources = {cal.family.patterns[k].lamp_from for k in layout.groups} - {""}
     for kind in sorted(layout.groups, key=lambda k: k not in sources):
         keys, T = templates[kind]
         pat = cal.family.patterns[kind]
@@ -386,7 +386,6 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         look = pat.look()
         if pat.ordered:  # sorted once here rather than in every comparison
             top, L, look = by_brightness(top), by_brightness(L), {**look, "ordered": False}
-
         d = distances(x, empty, L, top=top, **look)
         v = decide(d, cal.scale)
         if in_frame and pat.ink and len(T):
