@@ -217,8 +217,9 @@ ONCE_MISREAD = [
 ]
 
 
-@pytest.mark.parametrize("set_name,file", ONCE_MISREAD, ids=lambda v: str(v))
-def test_frames_once_misread_read_right(set_name, file):
+def _read_stored(set_name: str, file: str):
+    """(the frame's record, its observation): one stored frame read by a reader calibrated on its
+    setup's two pictures, as the benchmark does; skipped when the set is not stored."""
     where = DEV.parent / set_name
     if not (where / "set.json").exists():
         pytest.skip(f"the photoreal set {set_name} is not stored")
@@ -226,12 +227,16 @@ def test_frames_once_misread_read_right(set_name, file):
     meta = h.load_set(where)
     rec = next(r for r in meta["frames"] if r["file"] == file)
     s = h.setups(meta)[rec["setup"]]
-    game = engine.load(s["game"])
-    cal, err = h.calibrate_setup(meta["dir"], game, s)
+    cal, err = h.calibrate_setup(meta["dir"], engine.load(s["game"]), s)
     assert cal is not None, err
-    obs = BoardReader(cal).read(h.load_image(meta["dir"], rec))
+    return rec, BoardReader(cal).read(h.load_image(meta["dir"], rec))
+
+
+@pytest.mark.parametrize("set_name,file", ONCE_MISREAD, ids=lambda v: str(v))
+def test_frames_once_misread_read_right(set_name, file):
+    rec, obs = _read_stored(set_name, file)
     assert not obs.occluded, obs.reason
-    want = h.truth(rec)
+    want = _harness().truth(rec)
     wrong = {spot: (want.get(spot), r.piece) for spot, r in obs.points.items() if r.piece != want.get(spot)}
     assert not wrong, wrong
 
@@ -246,17 +251,8 @@ ONCE_READ_HANDS = [
 
 @pytest.mark.parametrize("set_name,file", ONCE_READ_HANDS, ids=lambda v: str(v))
 def test_hand_frames_once_read_are_refused(set_name, file):
-    where = DEV.parent / set_name
-    if not (where / "set.json").exists():
-        pytest.skip(f"the photoreal set {set_name} is not stored")
-    h = _harness()
-    meta = h.load_set(where)
-    rec = next(r for r in meta["frames"] if r["file"] == file)
+    rec, obs = _read_stored(set_name, file)
     assert rec["hand"] and rec["covered"]
-    s = h.setups(meta)[rec["setup"]]
-    cal, err = h.calibrate_setup(meta["dir"], engine.load(s["game"]), s)
-    assert cal is not None, err
-    obs = BoardReader(cal).read(h.load_image(meta["dir"], rec))
     assert obs.occluded and obs.points == {}, "a hand frame was read as a board"
 
 

@@ -55,7 +55,10 @@ def draw_overlay(image: np.ndarray, cal: Calibration, obs: Observation, diagnost
     if H is None and diagnostics is not None and diagnostics.registration is not None:
         H = diagnostics.registration.board_to_image
     if H is not None:
-        layout = cal.layout()  # the spots and probes where the board's surface has them
+        # the spots and probes where the reader looked: bent with the board's surface unless the
+        # camera had moved too far from where the bend was measured (``Diagnostics.bent``)
+        flat = diagnostics is not None and diagnostics.registration is not None and not diagnostics.bent
+        layout = sampling.Layout.build(cal.family, cal.probes) if flat else cal.layout()
         scale = sampling.px_per_unit(H, cal.family.xy.mean(axis=0))
         pixels = sampling.project(H, layout.spot_at)
         thick = max(1, round(scale / 40))

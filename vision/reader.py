@@ -112,7 +112,8 @@ class BoardReader:
         self.last.registration = reg
         bent = self.cal.bend is not None and self.cal.bend.holds_for(reg.board_to_image, self._corners)
         self.last.bent = bent
-        rel, ratio, raw = read_samples(self.cal, self.layout if bent else self._flat, image, reg.board_to_image)
+        layout = self.layout if bent else self._flat
+        rel, ratio, raw = read_samples(self.cal, layout, image, reg.board_to_image)
         if not np.all(np.isfinite(raw.probes)) or any(not np.all(np.isfinite(v)) for v in raw.spots.values()):
             return Observation.blocked("part of the board is outside the picture")
         level = float(np.median(raw.probes.mean(axis=1)))
@@ -127,7 +128,7 @@ class BoardReader:
                               f"white pieces cannot be told from it): lower the camera's exposure (--exposure) "
                               f"or dim the lamp")
             return Observation.blocked(self.last.note)
-        hidden = self._ink_hidden(image, reg.board_to_image, rel, raw, self.layout if bent else self._flat)
+        hidden = self._ink_hidden(image, reg.board_to_image, rel, raw, layout)
         if hidden:
             return Observation.blocked(hidden)
         looks = frame_looks(rel, self._templates)

@@ -135,19 +135,28 @@ def ink_gamma(seen: np.ndarray, then: np.ndarray, *, lo: float = 0.2, hi: float 
     other than the tone curve, such as a camera moved, refocused or shaken, which thins or
     thickens the lines' look in pixels (the simulator moves its camera every frame: 0.25-0.55
     there at 640x480; the photoreal renders, camera still, 0.02-0.31)."""
-    seen = np.asarray(seen, float).reshape(-1, 3)
-    then = np.asarray(then, float).reshape(-1, 3)
+    powers = _powers(seen, then, lo, hi)
     g = np.ones(3)
     for c in range(3):
-        t = np.where(then[:, c] > 1, 1 / np.maximum(then[:, c], 1e-3), then[:, c])  # ink lighter than the board too
-        m = (t >= lo) & (t <= hi) & (seen[:, c] > 1e-3)
-        if m.sum() < least:
+        r = powers[:, c][np.isfinite(powers[:, c])]
+        if len(r) < least:
             return None
-        r = np.log(seen[m, c]) / np.log(then[m, c])
         g[c] = np.median(r)
         if np.median(np.abs(r - g[c])) > agree or not 1.0 / most <= g[c] <= most:
             return None
     return g
+
+
+def _powers(seen: np.ndarray, then: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """(M, 3) each sample's power per channel, ``log(seen) / log(then)``, where the ink was ``lo``
+    to ``hi`` of the board at calibration (ink lighter than the board: its inverse) and shows at
+    all now; NaN elsewhere."""
+    seen = np.asarray(seen, float).reshape(-1, 3)
+    then = np.asarray(then, float).reshape(-1, 3)
+    t = np.where(then > 1, 1 / np.maximum(then, 1e-3), then)  # ink lighter than the board too
+    use = (t >= lo) & (t <= hi) & (seen > 1e-3)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(use, np.log(np.where(use, seen, 0.5)) / np.log(np.where(use, then, 0.5)), np.nan)
 
 
 def ink_powers(seen: np.ndarray, then: np.ndarray, *, lo: float = 0.2, hi: float = 0.85) -> np.ndarray:
@@ -155,15 +164,9 @@ def ink_powers(seen: np.ndarray, then: np.ndarray, *, lo: float = 0.2, hi: float
     mark: the median over the channels whose calibrated ink was ``lo`` to ``hi`` of the board,
     ink lighter than the board counted the other way up); NaN for a mark with no such channel.
     A mark at 0 shows the board's own colour where a line was printed: its ink is hidden."""
-    seen = np.asarray(seen, float).reshape(-1, 3)
-    then = np.asarray(then, float).reshape(-1, 3)
-    inv = then > 1
-    t = np.where(inv, 1 / np.maximum(then, 1e-3), then)
-    s = np.where(inv, 1 / np.maximum(seen, 1e-3), seen)
-    use = (t >= lo) & (t <= hi)
-    r = np.where(use, np.log(np.maximum(s, 1e-3)) / np.log(np.where(use, t, 0.5)), np.nan)
+    r = _powers(seen, then, lo, hi)
     out = np.full(len(r), np.nan)
-    some = use.any(axis=1)
+    some = np.isfinite(r).any(axis=1)
     out[some] = np.nanmedian(r[some], axis=1)
     return out
 
