@@ -115,6 +115,10 @@ SETS = {
     # blind6 had a yellow ring 3.6 mm into one, read as empty); rendered after the reader was
     # frozen at commit 76bd5cf and read once, as it stood.
     "blind9": dict(seed=12012, step_from=STEPS, games=BLIND, rest=True),
+    # The tenth: the ninth's recipe with a third Brain Hanky setup (the family still short of its
+    # targets); rendered while the reader was changed on 2026-11-26 and read once, frozen, after.
+    "blind10": dict(seed=13013, step_from=STEPS, rest=True, games=BLIND[:-1] + [
+        ("brain-hanky", 3, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
@@ -468,6 +472,23 @@ def blown_twins(frames: list[dict], stored: list[dict], out_dir: Path) -> list[d
     return [{**t, "blown": shares[t["name"].rsplit("-s", 1)[0]]} for t in stepped(base, (-math.inf, -math.inf))]
 
 
+def asked_twins(frames: list[dict], stored: list[dict], names: set[str]) -> list[dict]:
+    """Darker twins (``stepped``, one and two stops) of the stored clear frames ``names`` that
+    have none: frames a reader answered with "over-exposed: lower the camera's exposure" under
+    a lamp bright on the pieces but not on the paper (neither ``STEPS`` nor ``BLOWN`` picks
+    them). The benchmark reads a twin only when the reader asks for a darker picture, so
+    twins of every clear frame would give the same figures as twins of the frames it asks
+    about; these are what the camera shows after ``arbiter play`` has stepped it down."""
+    have = {r["stepped_from"] for r in stored if r["kind"] == "frame-stepped"}
+    clear = {r["file"][:-4] for r in stored if r["kind"] == "frame" and not r["hand"]}
+    wanted = {n[:-4] if n.endswith(".jpg") else n for n in names}
+    unknown = wanted - clear
+    if unknown:
+        raise SystemExit(f"not clear frames of the stored set: {', '.join(sorted(unknown))}")
+    base = [f for f in frames if f["kind"] == "frame" and f["name"] in wanted - have]
+    return [{**t, "asked": True} for t in stepped(base, (-math.inf, -math.inf))]
+
+
 # ---------------------------------------------------------------------------- post-processing
 def distort(img: np.ndarray, k1: float, f_px: float) -> np.ndarray:
     """Radial lens distortion: a point at normalised radius r_u appears at r_u (1 + k1 r_u^2)."""
@@ -547,6 +568,10 @@ def main(argv=None) -> int:
                     help="render only the darker twins of stored clear frames whose board is clipped white "
                          f"({BLOWN:.0%} or more) and that have none, and merge them into the stored set "
                          "(a full run does this at its end)")
+    ap.add_argument("--twins", default=None,
+                    help="render only the darker twins (one and two stops) of these stored clear frames "
+                         "(comma-separated, e.g. bhblue-0/f02,bhblue-1/f05): frames a reader asked to step "
+                         "down that have none; merged into the stored set")
     ap.add_argument("--setups", default=None,
                     help="render only these setups (comma-separated, e.g. bhblue-0,bhblue-1) and merge them "
                          "into the stored set, keeping its other setups as they are")
@@ -574,6 +599,14 @@ def main(argv=None) -> int:
         kept = json.loads(stored.read_text())["frames"]
         frames = blown_twins(frames, kept, out_dir)
         boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
+    elif args.twins:
+        stored = out_dir / "set.json"
+        if not stored.exists():
+            print(f"--twins needs a stored set ({stored})", file=sys.stderr)
+            return 2
+        kept = json.loads(stored.read_text())["frames"]
+        frames = asked_twins(frames, kept, set(args.twins.split(",")))
+        boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
     elif args.setups:
         wanted = set(args.setups.split(","))
         unknown = wanted - {f["setup"] for f in frames}
@@ -592,7 +625,7 @@ def main(argv=None) -> int:
     jobs.write_text(json.dumps({"boards": boards, "frames": todo}))
     print(f"{args.set}: {len(frames)} frames ({len(todo)} to render) in {len(boards)} setups; work folder {work}",
           flush=True)
-    if out_dir.exists() and not args.resume and not args.setups and not args.stepped and not args.blown:
+    if out_dir.exists() and not args.resume and not args.setups and not args.stepped and not args.blown and not args.twins:
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     records: dict[str, dict] = {}
@@ -639,7 +672,7 @@ def main(argv=None) -> int:
             p.unlink()
     size = sum(p.stat().st_size for p in out_dir.rglob("*") if p.is_file())
     print(f"{args.set}: {len(records) + len(kept)} frames in {out_dir} ({size / 1e6:.1f} MB), {time.time() - t0:.0f} s")
-    if "step_from" in SETS[args.set] and not (args.blown or args.stepped or args.only or args.limit):
+    if "step_from" in SETS[args.set] and not (args.blown or args.twins or args.stepped or args.only or args.limit):
         return main([args.set, "--blown", "--threads", str(args.threads), "--work", str(work), "--out", str(out_dir)])
     return 0
 
