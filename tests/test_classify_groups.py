@@ -121,6 +121,30 @@ def test_the_cut_lets_each_group_keep_its_own_spread():
     assert list(split) == owners
 
 
+def test_a_silver_gem_between_the_groups_goes_to_the_group_it_lies_nearer():
+    """Thirteen silver gems alike, fourteen gold ones spread wide, and one silver gem mirroring
+    the yellow rings round it, between the groups and nearer silver (a photoreal blind frame, its
+    values along the silver-gold hue as measured, over the looks' own gap). With each group's
+    spread from its own pieces alone the wide gold group takes it; drawn towards the pooled
+    spread (``SPREAD_PRIOR``), each group keeps its own."""
+    from vision import classify
+
+    silver = [-0.052, -0.030, -0.026, -0.021, -0.019, -0.017, -0.011, -0.008, -0.002, -0.002, 0.0, 0.009, 0.011]
+    between = [0.054]
+    gold = [0.115, 0.173, 0.174, 0.196, 0.208, 0.210, 0.210, 0.224, 0.231, 0.242, 0.245, 0.283, 0.288, 0.315]
+    owners = [0] * 14 + [1] * 14
+    x = _along([v / 0.208 for v in silver + between + gold])
+    split = split_pair(x, verdicts(owners, [0] * 28), looks(), (0.0, 1.0))
+    assert split is not None and list(split) == owners
+    kept = classify.SPREAD_PRIOR
+    try:  # each group's own spread alone: what the prior is for
+        classify.SPREAD_PRIOR = 0.0
+        alone = split_pair(x, verdicts(owners, [0] * 28), looks(), (0.0, 1.0))
+    finally:
+        classify.SPREAD_PRIOR = kept
+    assert alone is not None and alone[13] == 1
+
+
 def test_spots_unlike_the_frames_empty_ones_count_as_pieces():
     """Twenty empty squares within 0.02-0.04 of the empty look, and three spots read empty whose
     foot lies 0.2 from it (silver gems under a lamp far warmer than the calibration's)."""
