@@ -119,6 +119,11 @@ SETS = {
     # targets); rendered while the reader was changed on 2026-11-26 and read once, frozen, after.
     "blind10": dict(seed=13013, step_from=STEPS, rest=True, games=BLIND[:-1] + [
         ("brain-hanky", 3, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    # The eleventh: Brain Hanky alone, four setups on the blue cloth, pieces resting on the folds;
+    # rendered after the groups' spreads were drawn together (classify.SPREAD_PRIOR, commit
+    # 9cef402) and read once with the reader frozen there.
+    "blind11": dict(seed=14014, step_from=STEPS, rest=True, games=[
+        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
