@@ -229,9 +229,13 @@ def adapt(x: np.ndarray, templates: np.ndarray, v: Verdicts, *, min_members: int
 # of 20 normal values reaches 0.80 one time in twenty, 0.83 one in a hundred) ...
 SPLIT_SHARE = 0.8
 # ... and the two groups' means lie at least this share of the two looks' own difference apart.
-# (0.4 was tried: it read two dim photoreal frames' white and yellow rings by their groups, whose
-# means lay 0.46-0.47 of it apart, and split a third frame's white rings in two.)
-SPLIT_GAP = 0.5
+# (0.4 was tried early on: it read two dim photoreal frames' white and yellow rings by their
+# groups, whose means lay 0.46-0.47 of it apart, and split a third frame's white rings in two. At
+# 0.5 a blind frame's yellow rings, paled by a window, lay 0.48 from its white ones in two clean
+# groups, and one was read white by the looks alone; with the reader of 2026-11-26, 0.45 and 0.4
+# both put it and a blind5 frame right, split no frame wrongly over the thirteen stored sets, and
+# in the simulator read one more frame right and halved the 640x480 rows' wrong spots.)
+SPLIT_GAP = 0.45
 # The way a lamp's colour temperature moves a colour, in log (B, G, R): by Wien's law a source at
 # temperature T gives log radiance -c2 / (lambda T) + const, so going warmer or cooler moves the
 # channels in proportion to 1 / lambda at the camera's primaries (about 460, 540 and 610 nm),
