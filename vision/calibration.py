@@ -141,8 +141,11 @@ class Calibration:
     # measured on the empty picture; None when it could not be (or a file without it).
     bend: surface.Bend | None = None
 
-    def layout(self) -> sampling.Layout:
-        return sampling.Layout.build(self.family, self.probes, self.bend)
+    def layout(self, bent: bool = True) -> sampling.Layout:
+        """Where to look: with the board surface's bend (``vision.surface``) if one was measured,
+        or (``bent=False``) through the homography alone, for a camera moved too far from where
+        the bend was measured."""
+        return sampling.Layout.build(self.family, self.probes, self.bend if bent else None)
 
     def empty_look(self, kind: str):
         """What ``classify.distances`` compares with for an empty spot of ``kind``."""

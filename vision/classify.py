@@ -320,8 +320,7 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     # where the two groups, each with its own spread, are likeliest: Otsu's cut assumes one
     # spread for both and may cut into the wider group
     pooled = (left + right) / n
-    sd_left = np.sqrt(np.maximum((left + SPREAD_PRIOR * pooled) / (k + SPREAD_PRIOR), 0.0))
-    sd_right = np.sqrt(np.maximum((right + SPREAD_PRIOR * pooled) / (n - k + SPREAD_PRIOR), 0.0))
+    sd_left, sd_right = _group_spread(left, k, pooled), _group_spread(right, n - k, pooled)
     nll = k * np.log(np.maximum(sd_left, floor)) + (n - k) * np.log(np.maximum(sd_right, floor))
     cut = int(k[int(np.argmin(nll))])
     high = _two_groups(fs, cut, floor=floor)
@@ -332,6 +331,12 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     out = np.full(len(v.choice), -1)
     out[occ[order]] = np.where(high, 1, 0)
     return out
+
+
+def _group_spread(sum_sq, count, pooled):
+    """A group's spread from its sum of squared deviations over ``count`` pieces, drawn towards
+    the two groups' ``pooled`` variance by ``SPREAD_PRIOR`` pieces' worth (arrays or floats)."""
+    return np.sqrt(np.maximum((sum_sq + SPREAD_PRIOR * pooled) / (count + SPREAD_PRIOR), 0.0))
 
 
 def _two_groups(fs: np.ndarray, cut: int, floor: float, rounds: int = 10) -> np.ndarray | None:
@@ -347,12 +352,12 @@ def _two_groups(fs: np.ndarray, cut: int, floor: float, rounds: int = 10) -> np.
         if high.all() or not high.any():
             return None
         groups = (~high, high)
-        sums = [float(((fs[g] - fs[g].mean()) ** 2).sum()) for g in groups]
+        means = [float(fs[g].mean()) for g in groups]
+        sums = [float(((fs[g] - m) ** 2).sum()) for g, m in zip(groups, means)]
         pooled = sum(sums) / len(fs)
         fit = []
-        for g, ss in zip(groups, sums):
-            m = float(fs[g].mean())
-            sd = max(float(np.sqrt((ss + SPREAD_PRIOR * pooled) / (int(g.sum()) + SPREAD_PRIOR))), floor)
+        for g, m, ss in zip(groups, means, sums):
+            sd = max(float(_group_spread(ss, int(g.sum()), pooled)), floor)
             fit.append(-np.log(sd) - (fs - m) ** 2 / (2 * sd * sd))
         new = fit[1] > fit[0]
         if np.array_equal(new, high):

@@ -58,7 +58,7 @@ def draw_overlay(image: np.ndarray, cal: Calibration, obs: Observation, diagnost
         # the spots and probes where the reader looked: bent with the board's surface unless the
         # camera had moved too far from where the bend was measured (``Diagnostics.bent``)
         flat = diagnostics is not None and diagnostics.registration is not None and not diagnostics.bent
-        layout = sampling.Layout.build(cal.family, cal.probes) if flat else cal.layout()
+        layout = cal.layout(bent=not flat)
         scale = sampling.px_per_unit(H, cal.family.xy.mean(axis=0))
         pixels = sampling.project(H, layout.spot_at)
         thick = max(1, round(scale / 40))

@@ -79,8 +79,7 @@ class BoardReader:
         self.layout = calibration.layout()
         # The board read through its homography alone, for a camera moved too far from where the
         # surface's bend was measured (``vision.surface.Bend.holds_for``).
-        self._flat = self.layout if calibration.bend is None else \
-            sampling.Layout.build(calibration.family, calibration.probes)
+        self._flat = self.layout if calibration.bend is None else calibration.layout(bent=False)
         self.board = _board_of(calibration)
         self.probe_threshold = probe_threshold or calibration.family.probe_threshold
         self.probe_count = probe_count

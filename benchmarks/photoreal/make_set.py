@@ -590,28 +590,21 @@ def main(argv=None) -> int:
     out_dir = Path(args.out) if args.out else DATA / args.set
     boards, frames = make_specs(args.set, work, args.only, args.limit)
     kept: list[dict] = []  # records of the stored set's other setups (--setups) or frames (--stepped)
+    stored = out_dir / "set.json"
+    # a run that adds to the stored set rather than making it anew
+    merging = bool(args.stepped or args.blown or args.twins or args.setups)
     if args.stepped:
         frames = [f for f in frames if f["kind"] == "frame-stepped"]
-        boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
-        stored = out_dir / "set.json"
         if stored.exists():
             kept = [r for r in json.loads(stored.read_text())["frames"] if r["kind"] != "frame-stepped"]
-    elif args.blown:
-        stored = out_dir / "set.json"
-        if not stored.exists() or "step_from" not in SETS[args.set]:
-            print(f"--blown needs a stored set with exposure steps ({stored})", file=sys.stderr)
+    elif args.blown or args.twins:
+        if not stored.exists() or (args.blown and "step_from" not in SETS[args.set]):
+            print(f"--{'blown' if args.blown else 'twins'} needs a stored set"
+                  f"{' with exposure steps' if args.blown else ''} ({stored})", file=sys.stderr)
             return 2
         kept = json.loads(stored.read_text())["frames"]
-        frames = blown_twins(frames, kept, out_dir)
-        boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
-    elif args.twins:
-        stored = out_dir / "set.json"
-        if not stored.exists():
-            print(f"--twins needs a stored set ({stored})", file=sys.stderr)
-            return 2
-        kept = json.loads(stored.read_text())["frames"]
-        frames = asked_twins(frames, kept, set(args.twins.split(",")))
-        boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
+        frames = blown_twins(frames, kept, out_dir) if args.blown else \
+            asked_twins(frames, kept, set(args.twins.split(",")))
     elif args.setups:
         wanted = set(args.setups.split(","))
         unknown = wanted - {f["setup"] for f in frames}
@@ -619,10 +612,9 @@ def main(argv=None) -> int:
             print(f"no setup {', '.join(sorted(unknown))} in set {args.set}", file=sys.stderr)
             return 2
         frames = [f for f in frames if f["setup"] in wanted]
-        boards = {k: v for k, v in boards.items() if k in wanted}
-        stored = out_dir / "set.json"
         if stored.exists():
             kept = [r for r in json.loads(stored.read_text())["frames"] if r["setup"] not in wanted]
+    boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
     todo = [f for f in frames if not (args.resume and Path(f["out"] + ".json").exists() and Path(f["out"] + ".png").exists())]
     for f in frames:
         Path(f["out"]).parent.mkdir(parents=True, exist_ok=True)
@@ -630,7 +622,7 @@ def main(argv=None) -> int:
     jobs.write_text(json.dumps({"boards": boards, "frames": todo}))
     print(f"{args.set}: {len(frames)} frames ({len(todo)} to render) in {len(boards)} setups; work folder {work}",
           flush=True)
-    if out_dir.exists() and not args.resume and not args.setups and not args.stepped and not args.blown and not args.twins:
+    if out_dir.exists() and not args.resume and not merging:
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     records: dict[str, dict] = {}
