@@ -124,6 +124,10 @@ SETS = {
     # 9cef402) and read once with the reader frozen there.
     "blind11": dict(seed=14014, step_from=STEPS, rest=True, games=[
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    # The twelfth: like the eleventh with a new seed, rendered while the reader stood at d65da10
+    # and read once with it frozen there.
+    "blind12": dict(seed=15015, step_from=STEPS, rest=True, games=[
+        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
@@ -571,7 +575,7 @@ def main(argv=None) -> int:
                     help="render only the frames one stop darker (kind frame-stepped) and merge them into the stored set")
     ap.add_argument("--blown", action="store_true",
                     help="render only the darker twins of stored clear frames whose board is clipped white "
-                         f"({BLOWN:.0%} or more) and that have none, and merge them into the stored set "
+                         f"({BLOWN * 100:.0f}%% or more) and that have none, and merge them into the stored set "
                          "(a full run does this at its end)")
     ap.add_argument("--twins", default=None,
                     help="render only the darker twins (one and two stops) of these stored clear frames "
