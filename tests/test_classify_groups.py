@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import (Verdicts, decide, distances, follow_split, probabilities, split_pair, split_pieces,
-                             unlike_empty)
+from vision.classify import (Verdicts, decide, distances, follow_split, odd_in_group, probabilities, split_pair,
+                             split_pieces, unlike_empty)
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
 GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red
@@ -335,3 +335,51 @@ def test_a_black_man_whose_top_mirrors_the_lamp_is_told_by_its_foot():
     feet_few = feet[[0, 1, 2, 3, 4, 7, 8]]
     assert np.array_equal(with_feet(d[[0, 1, 2, 3, 4, 7, 8]], few, feet_few, weight=1.5, brighter=0.25)[5],
                           d[7])
+
+
+def _odd_gem_frame(odd_dark: float, odd_silver: float, extra_odd: int = 0):
+    """Distances and samples of a frame like the photoreal blind frame whose silver gem by the
+    cloth's edge read empty: 20 empty squares within 0.02-0.05 of the empty look, 8 silver gems
+    0.11-0.21 from silver's look whose darkest samples lie at 0.6 of the cloth, 6 gold ones; then
+    the odd spot(s), read empty, 0.176 from the empty look and ``odd_silver`` from silver's,
+    their darkest samples at ``odd_dark`` of the cloth."""
+    n_e, n_s, n_g = 20, 8, 6
+    n = n_e + n_s + n_g + 1 + extra_odd
+    d = np.zeros((n, 3))
+    d[:n_e] = np.column_stack([np.linspace(0.02, 0.05, n_e), np.full(n_e, 0.24), np.full(n_e, 0.43)])
+    d[n_e:n_e + n_s] = np.column_stack([np.full(n_s, 0.28), np.linspace(0.11, 0.21, n_s), np.full(n_s, 0.2)])
+    d[n_e + n_s:n_e + n_s + n_g] = np.column_stack([np.full(n_g, 0.38), np.full(n_g, 0.27), np.linspace(0.03, 0.08, n_g)])
+    d[n_e + n_s + n_g:] = [0.176, odd_silver, 0.273]
+    choice = np.array([-1] * n_e + [0] * n_s + [1] * n_g + [-1] * (1 + extra_odd))
+    v = Verdicts(choice, d[np.arange(n), choice + 1], np.full(n, 0.3), np.full(n, 0.8), probabilities(d, 0.03))
+    ground = np.ones((n, 30, 3))  # the cloth under each spot, as calibration saw it
+    x = np.ones((n, 30, 3))
+    x[n_e:n_e + n_s + n_g, :3] = 0.6  # the pieces' darkest tenth: facets mirroring the room
+    x[n_e + n_s + n_g:, :3] = odd_dark
+    return d, v, x, ground
+
+
+def test_a_gem_read_empty_but_unlike_every_empty_square_joins_its_group_by_its_dark_facets():
+    """The photoreal blind frame's silver gem: as far from the empty look (0.176) as from silver's
+    (0.189, within the frame's silver gems' own 0.11-0.21), its facets as dark as theirs."""
+    d, v, x, ground = _odd_gem_frame(odd_dark=0.66, odd_silver=0.189)
+    out = odd_in_group(d, v, x, ground, (0.0, 0.1))
+    assert out.choice[-1] == 0 and (out.choice[:-1] == v.choice[:-1]).all()
+    assert out.best[-1] == pytest.approx(0.189)
+    assert out.probs[-1].argmax() == 1  # the referee's odds follow
+    # an empty square paled by the lamp at the cloth's edge: just as unlike the empty ones and as
+    # near silver's look, but nothing in it darker than the cloth (0.59 of the way or further
+    # towards the empties on the stored sets): it stays empty
+    d, v, x, ground = _odd_gem_frame(odd_dark=0.9, odd_silver=0.189)
+    assert odd_in_group(d, v, x, ground, (0.0, 0.1)).choice[-1] == -1
+    # dark, but further from silver's look than any of the frame's silver gems: stays empty
+    d, v, x, ground = _odd_gem_frame(odd_dark=0.66, odd_silver=0.25)
+    assert odd_in_group(d, v, x, ground, (0.0, 0.1)).choice[-1] == -1
+
+
+def test_several_dark_odd_spots_at_once_join_no_group():
+    """A hand over the board makes several spots unlike the empty squares, each as dark as a
+    gem's facets: none joins a group, and they stay unknown for the reader to refuse."""
+    d, v, x, ground = _odd_gem_frame(odd_dark=0.66, odd_silver=0.189, extra_odd=2)
+    out = odd_in_group(d, v, x, ground, (0.0, 0.1))
+    assert (out.choice == v.choice).all()

@@ -69,6 +69,11 @@ class Pattern:
     # a gem's darker part (clear of mirrored highlights), a ring's lighter part (its band, not the
     # cloth at its edges).
     split_band: tuple[float, float] = (0.0, 1.0)
+    # A spot read as empty that looks like none of the frame's empty spots joins the group of
+    # pieces it is nearest when this band of its samples, darkest to lightest, is nearer that
+    # group's brightness against the board than the empty spots' (``classify.odd_in_group``):
+    # a gem's darkest tenth, its facets mirroring the room. None: never.
+    join_band: tuple[float, float] | None = None
     # Turn a spot read unsurely as the lightest piece empty when its foot looks like the frame's
     # empty spots (``classify.empty_like_frame``): white men on white paper.
     empty_in_frame: bool = False
@@ -202,8 +207,11 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
 # that (the stored photoreal sets, the game set too, with ``classify.LAMP_HUE`` discounted: 189
 # -> 193 of 195 frames split right against the darker two thirds; the darkest third 191).
 # One such gem unlike every look, alone in its frame, is a mirrored lamp (``Pattern.lone_odd``).
+# A gem read as empty, unlike the frame's empty squares, whose darkest tenth is as dark as its
+# group's joins it (``Pattern.join_band``).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
-                         split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True, lamp_from="ring")
+                         split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True, lamp_from="ring",
+                         join_band=(0.0, 0.1))
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
