@@ -37,8 +37,10 @@ bench-vision: $(STAMP)
 bench-serial: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/serial.py
 
-# The photoreal evaluation set (Blender/Cycles renders of printed boards and real pieces, about
-# 70 minutes on 2 cores; docs/photoreal.md). Needs blender: `sudo apt-get install blender`.
+# The photoreal evaluation sets (Blender/Cycles renders of printed boards and real pieces; about
+# 1500 pictures at half a minute to a minute each on 2 cores, so 12-20 hours for all of them and
+# about an hour for one blind set: PHOTOREAL_SETS=blind12; docs/photoreal.md). Needs blender:
+# `sudo apt-get install blender`.
 PHOTOREAL_SETS ?= dev holdout blind blind2 blind3 blind4 blind5 blind6 blind7 blind8 blind9 blind10 blind11 blind12 game
 photoreal: $(STAMP)
 	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
