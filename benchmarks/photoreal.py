@@ -366,6 +366,52 @@ def table(res: dict) -> str:
     return "\n".join(lines)
 
 
+_COUNTS = ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "stepped", "stepped_right",
+           "stepped_refused", "stepped_spots", "stepped_wrong", "no_step")
+
+
+def pooled(results: list[dict]) -> dict[str, dict]:
+    """Every set's counts added up per family (the HTJB games together, each Brain Hanky cloth on
+    its own), with the figures after the exposure steps: what the issue's targets are judged
+    on, over all the sets read at once."""
+    out: dict[str, dict] = {}
+    for res in results:
+        for name, g in res["games"].items():
+            fam = name if name.startswith("brain-hanky") else "HTJB"
+            t = out.setdefault(fam, dict.fromkeys(_COUNTS, 0) | {"sets": set()})
+            t["sets"].add(res.get("set") or res.get("dir"))
+            for k in _COUNTS:
+                t[k] += g.get(k, 0)
+    for t in out.values():
+        t["sets"] = len(t["sets"])
+        t["after_step"] = _after_step(t)
+        t["right_after"] = t["right"] + t["stepped_right"]
+        t["wrong_after"] = t["spots_wrong"] + t["stepped_wrong"]
+        t["spots_after"] = t["spots_read"] + t["stepped_spots"]
+    return out
+
+
+def pooled_table(pool: dict[str, dict]) -> str:
+    """The pooled figures beside the targets, one line per family, "ok" or "MISSES" on each."""
+    lines = ["every set read, pooled per family, after the exposure steps:",
+             f"  {'family':26} {'sets':>4} {'clear':>5}  {'point error':<27} {'fully right':<19} {'refused':<11} hands read"]
+    for fam, t in pool.items():
+        if not t["clear"]:
+            continue
+        a = t["after_step"]
+        marks = [a["point_err"] is not None and a["point_err"] <= TARGET_POINT_ERR,
+                 a["right_pct"] is not None and a["right_pct"] >= TARGET_RIGHT,
+                 a["refused_pct"] is not None and a["refused_pct"] < TARGET_REFUSED, t["hand_read"] == 0]
+        ok = ["ok" if m else "MISSES" for m in marks]
+        err = f"{fmt(a['point_err'], '.3f')}% ({int(t['wrong_after'])} of {int(t['spots_after'])})"
+        right = f"{fmt(a['right_pct'])}% ({int(t['right_after'])})"
+        lines.append(f"  {fam:26} {t['sets']:>4} {int(t['clear']):>5}  {err:<20} {ok[0]:<6} {right:<12} {ok[1]:<6} "
+                     f"{int(a['refused']):<4} {ok[2]:<6} {int(t['hand_read'])}/{int(t['hand'])} {ok[3]}")
+    lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
+                 f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------- the game set
 def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
     """Each setup's frames, in order, through the referee; steps accepted, wrong, illegal flags."""
@@ -463,6 +509,8 @@ def main(argv=None) -> int:
             print(table(res))
             print()
             results.append(res)
+        if len(results) > 1:
+            print(pooled_table(pooled(results)))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1, default=str) + "\n")
     return 0

@@ -357,3 +357,32 @@ def test_make_set_prints_its_help(capsys):
     out = capsys.readouterr().out
     for option in ("--twins", "--blown", "--setups", "--stepped"):
         assert option in out
+
+
+def test_the_sets_are_pooled_per_family_after_the_exposure_steps():
+    """``benchmarks/photoreal.py`` over several sets ends with every set's counts added up per
+    family (HTJB games together, Brain Hanky's cloth on its own), after the exposure steps, each
+    figure marked against the issue's targets: the numbers a closing note gives."""
+    h = _harness()
+
+    def game(clear, right, refused=0, stepped=0, stepped_right=0, spots=100, wrong=0, hand=2, hand_read=0):
+        return {"spots_read": spots, "spots_wrong": wrong, "clear": clear, "right": right, "refused": refused,
+                "hand": hand, "hand_read": hand_read, "stepped": stepped, "stepped_right": stepped_right,
+                "stepped_refused": 0, "stepped_spots": 10 * stepped, "stepped_wrong": 0, "no_step": 0}
+
+    a = {"set": "a", "games": {"nine-mens-morris": game(10, 9, refused=1, stepped=1, stepped_right=1),
+                               "tapatan": game(10, 10), "brain-hanky (blue cloth)": game(20, 19, wrong=1)}}
+    b = {"set": "b", "games": {"brain-hanky (blue cloth)": game(30, 30, hand_read=1)}}
+    pool = h.pooled([a, b])
+    assert set(pool) == {"HTJB", "brain-hanky (blue cloth)"}
+    htjb, bh = pool["HTJB"], pool["brain-hanky (blue cloth)"]
+    assert (htjb["sets"], htjb["clear"], htjb["right_after"]) == (1, 20, 20)
+    assert htjb["after_step"]["refused"] == 0 and htjb["after_step"]["right_pct"] == 100.0
+    assert (bh["sets"], bh["clear"], bh["right_after"], bh["hand_read"]) == (2, 50, 49, 1)
+    assert bh["after_step"]["point_err"] == pytest.approx(0.5)  # 1 of 200 points
+    text = h.pooled_table(pool)
+    htjb_line = next(ln for ln in text.splitlines() if ln.strip().startswith("HTJB"))
+    bh_line = next(ln for ln in text.splitlines() if ln.strip().startswith("brain-hanky"))
+    assert "MISSES" not in htjb_line and "100.0% (20)" in htjb_line
+    # 0.5% of points wrong, 98% right and a hand read: three targets missed, refusals met
+    assert bh_line.count("MISSES") == 3 and "98.0% (49)" in bh_line
