@@ -46,7 +46,8 @@ photoreal: $(STAMP)
 	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
 	for s in $(PHOTOREAL_SETS); do $(BIN)/python benchmarks/photoreal/make_set.py $$s --threads 2 || exit 1; done
 
-# The camera reader on the photoreal set: calibrate each setup, read every frame, score (about 1 minute).
+# The camera reader on the photoreal sets: calibrate each setup, read every frame, score, pool per family
+# (about 2 minutes).
 bench-photoreal: $(STAMP)
 	$(BIN)/python benchmarks/photoreal.py
 	$(BIN)/python benchmarks/photoreal.py --game
