@@ -273,6 +273,11 @@ def _score_step(g: dict, obs, want: dict) -> str:
     return "wrong" if wrong else "right"
 
 
+# The counts a game's figures are made of, which add up over setups, sets and games.
+COUNTS = ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "stepped", "stepped_right",
+          "stepped_refused", "stepped_spots", "stepped_wrong", "no_step")
+
+
 def _after_step(g: dict) -> dict:
     """A game's figures when every frame refused as over-exposed is followed by the same scene
     a stop darker, and another while that is refused as over-exposed too (what ``arbiter play``
@@ -286,15 +291,13 @@ def _after_step(g: dict) -> dict:
     return {"point_err": 100.0 * wrong / spots if spots else None,
             "right_pct": 100.0 * right / clear if clear else None,
             "refused": refused, "refused_pct": 100.0 * refused / clear if clear else None,
-            "stepped": g["stepped"]}
+            "stepped": g["stepped"], "spots": spots, "wrong": wrong, "right": right}
 
 
 def _totals(games: dict) -> dict:
     t = defaultdict(float)
     for g in games.values():
-        for k in ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "setups", "calibrated",
-                  "frames", "crashes", "stepped", "stepped_right", "stepped_refused", "stepped_spots", "stepped_wrong",
-                  "no_step"):
+        for k in COUNTS + ("setups", "calibrated", "frames", "crashes"):
             t[k] += g[k]
     t = dict(t)
     t["point_err"] = 100.0 * t["spots_wrong"] / t["spots_read"] if t["spots_read"] else None
@@ -366,10 +369,6 @@ def table(res: dict) -> str:
     return "\n".join(lines)
 
 
-_COUNTS = ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "stepped", "stepped_right",
-           "stepped_refused", "stepped_spots", "stepped_wrong", "no_step")
-
-
 def pooled(results: list[dict]) -> dict[str, dict]:
     """Every set's counts added up per family (the HTJB games together, each Brain Hanky cloth on
     its own), with the figures after the exposure steps: what the issue's targets are judged
@@ -378,16 +377,13 @@ def pooled(results: list[dict]) -> dict[str, dict]:
     for res in results:
         for name, g in res["games"].items():
             fam = name if name.startswith("brain-hanky") else "HTJB"
-            t = out.setdefault(fam, dict.fromkeys(_COUNTS, 0) | {"sets": set()})
+            t = out.setdefault(fam, dict.fromkeys(COUNTS, 0) | {"sets": set()})
             t["sets"].add(res.get("set") or res.get("dir"))
-            for k in _COUNTS:
+            for k in COUNTS:
                 t[k] += g.get(k, 0)
     for t in out.values():
         t["sets"] = len(t["sets"])
         t["after_step"] = _after_step(t)
-        t["right_after"] = t["right"] + t["stepped_right"]
-        t["wrong_after"] = t["spots_wrong"] + t["stepped_wrong"]
-        t["spots_after"] = t["spots_read"] + t["stepped_spots"]
     return out
 
 
@@ -403,8 +399,8 @@ def pooled_table(pool: dict[str, dict]) -> str:
                  a["right_pct"] is not None and a["right_pct"] >= TARGET_RIGHT,
                  a["refused_pct"] is not None and a["refused_pct"] < TARGET_REFUSED, t["hand_read"] == 0]
         ok = ["ok" if m else "MISSES" for m in marks]
-        err = f"{fmt(a['point_err'], '.3f')}% ({int(t['wrong_after'])} of {int(t['spots_after'])})"
-        right = f"{fmt(a['right_pct'])}% ({int(t['right_after'])})"
+        err = f"{fmt(a['point_err'], '.3f')}% ({int(a['wrong'])} of {int(a['spots'])})"
+        right = f"{fmt(a['right_pct'])}% ({int(a['right'])})"
         lines.append(f"  {fam:26} {t['sets']:>4} {int(t['clear']):>5}  {err:<20} {ok[0]:<6} {right:<12} {ok[1]:<6} "
                      f"{int(a['refused']):<4} {ok[2]:<6} {int(t['hand_read'])}/{int(t['hand'])} {ok[3]}")
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "

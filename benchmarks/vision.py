@@ -299,10 +299,6 @@ def main() -> None:
 
 
 # Counts a photoreal game's figures are made of (``benchmarks/photoreal.py``), summed per family.
-_COUNTS = ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "stepped",
-           "stepped_right", "stepped_refused", "stepped_spots", "stepped_wrong", "setups", "calibrated")
-
-
 def _family(name: str) -> str:
     return "Brain Hanky" if name.startswith("brain-hanky") else "HTJB"
 
@@ -335,8 +331,8 @@ def beside_photoreal(rows: list[Row]) -> None:
             if not g["calibrated"]:
                 uncalibrated.append(f"{res['set']} {label}: {g['setups']} setup(s)")
                 continue
-            acc = per.setdefault(_family(label), {k: 0 for k in _COUNTS})
-            for k in _COUNTS:
+            acc = per.setdefault(_family(label), dict.fromkeys(photoreal.COUNTS, 0))
+            for k in photoreal.COUNTS:
                 acc[k] += g[k]
         for fam, acc in per.items():
             err = 100.0 * acc["spots_wrong"] / acc["spots_read"] if acc["spots_read"] else math.nan

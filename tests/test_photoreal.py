@@ -376,9 +376,9 @@ def test_the_sets_are_pooled_per_family_after_the_exposure_steps():
     pool = h.pooled([a, b])
     assert set(pool) == {"HTJB", "brain-hanky (blue cloth)"}
     htjb, bh = pool["HTJB"], pool["brain-hanky (blue cloth)"]
-    assert (htjb["sets"], htjb["clear"], htjb["right_after"]) == (1, 20, 20)
+    assert (htjb["sets"], htjb["clear"], htjb["after_step"]["right"]) == (1, 20, 20)
     assert htjb["after_step"]["refused"] == 0 and htjb["after_step"]["right_pct"] == 100.0
-    assert (bh["sets"], bh["clear"], bh["right_after"], bh["hand_read"]) == (2, 50, 49, 1)
+    assert (bh["sets"], bh["clear"], bh["after_step"]["right"], bh["hand_read"]) == (2, 50, 49, 1)
     assert bh["after_step"]["point_err"] == pytest.approx(0.5)  # 1 of 200 points
     text = h.pooled_table(pool)
     htjb_line = next(ln for ln in text.splitlines() if ln.strip().startswith("HTJB"))

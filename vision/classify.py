@@ -577,8 +577,8 @@ def unlike_empty(d: np.ndarray, v: Verdicts, *, sure: float = 0.5, least: int = 
     return (v.choice < 0) & (d[:, 0] > max(m + UNLIKE_SPREAD * s, UNLIKE_FLOOR))
 
 
-def odd_in_group(d: np.ndarray, v: Verdicts, x: np.ndarray, ground: np.ndarray, band: tuple[float, float] = (0.0, 1.0),
-                 *, members: int = 2, sure: float = 0.5, least: int = 5) -> Verdicts:
+def odd_in_group(d: np.ndarray, v: Verdicts, x: np.ndarray, ground: np.ndarray, band: tuple[float, float], *,
+                 members: int = 2, sure: float = 0.5, least: int = 5) -> Verdicts:
     """``v`` with a spot read as empty turned into the piece it is nearest, when it looks like
     none of the frame's empty spots (``unlike_empty``), is no further from that piece's look than
     the furthest of the frame's own pieces read as it (``members`` of them or more), and shows
@@ -590,9 +590,9 @@ def odd_in_group(d: np.ndarray, v: Verdicts, x: np.ndarray, ground: np.ndarray, 
     the empty look compared in full, a metal gem by its hue alone. A silver gem at the cloth's
     edge, lit from the side, lay 0.176 from the empty look and 0.189 from silver's and was read
     empty (a photoreal blind frame), although the frame's empty squares lay within 0.05 of their
-    look and its other silver gems up to 0.211 from theirs. Its darker half, the facets mirroring
-    the dark room, was as dark against the cloth as the group's (0.30 of the way from the
-    group's median to the empties'). Over the thirteen stored sets' clear frames, 17 other gem
+    look and its other silver gems up to 0.211 from theirs. Its darkest tenth (``Pattern.join_band``),
+    the facets mirroring the dark room, was nearly as dark against the cloth as the group's (0.30
+    of the way from the group's median to the empties'). Over the thirteen stored sets' clear frames, 17 other gem
     spots read empty and unlike the empty ones had a group to join: all were empty squares, lit
     by a lamp close to the cloth's edge or paled by a sheen, and all lay 0.59 of that way or
     further (one of them as near silver's look as that group's furthest gem: the distances alone
