@@ -383,3 +383,26 @@ def test_several_dark_odd_spots_at_once_join_no_group():
     d, v, x, ground = _odd_gem_frame(odd_dark=0.66, odd_silver=0.189, extra_odd=2)
     out = odd_in_group(d, v, x, ground, (0.0, 0.1))
     assert (out.choice == v.choice).all()
+
+
+def test_odd_spots_outnumbering_a_group_of_the_pieces_own_split_decide_every_piece():
+    """Nine gold gems, a tenth leaning cool, two silver gems read as such and nine more read
+    empty but unlike every empty square (a photoreal blind frame, a stop and a third dark). The
+    pieces read as such split into the two silver gems with the leaning gold one, and nine gold:
+    that group of three rests on fewer pieces than the nine odd spots it leaves out, so the split
+    counting them names every piece, and the leaning gem is gold."""
+    gold = [0.95, 1.0, 1.02, 1.05, 1.08, 1.1, 1.12, 1.15, 1.2]
+    leaning, silver, odd = 0.6, [-0.05, 0.05], [-0.1, -0.06, -0.03, 0.0, 0.02, 0.04, 0.07, 0.1, 0.12]
+    empties = [None] * 15
+    n = 9 + 1 + 2 + 9 + 15
+    foot = np.concatenate([np.full(12, 0.4), np.linspace(0.22, 0.27, 9), np.linspace(0.02, 0.04, 15)])
+    d = np.column_stack([foot, np.full(n, 0.3), np.full(n, 0.28)])
+    v = Verdicts(np.array([1] * 10 + [0] * 2 + [-1] * 24), d.min(axis=1), np.full(n, 0.3), np.full(n, 0.6),
+                 probabilities(d, 0.03))
+    assert list(np.flatnonzero(unlike_empty(d, v))) == list(range(12, 21))
+    x = _along(gold + [leaning] + silver + odd + [0.0] * len(empties))
+    alone = split_pair(x, v, looks(), (0.0, 1.0))
+    assert alone is not None and alone[9] == 0  # the pieces read as such: the leaning gem with silver
+    got = split_pieces(d, v, x, looks(), (0.0, 1.0))
+    assert got is not None
+    assert list(got[:21]) == [1] * 10 + [0] * 11 and all(got[21:] == -1)

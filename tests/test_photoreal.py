@@ -226,6 +226,10 @@ ONCE_MISREAD = [
     # after the second look: it joins its group by the darkness of its facets
     # (``classify.odd_in_group``)
     ("blind11", "bhblue-2/f04.jpg"),
+    # nine of eleven silver gems read empty and unlike the empty squares, outnumbering the group
+    # of three the pieces read as such made with a gold gem leaning cool: the split counting the
+    # nine names every gem (``classify.split_pieces``)
+    ("blind13", "bhblue-1/f07.jpg"),
 ]
 
 
