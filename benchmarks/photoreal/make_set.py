@@ -132,6 +132,15 @@ SETS = {
     # unlike every empty square joins its group, ``classify.odd_in_group``) and read once, frozen.
     "blind13": dict(seed=16016, step_from=STEPS, rest=True, games=[
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    # The fourteenth: the same with a new seed, rendered while the reader stood at f0869ee and
+    # then e46982d (a split counting the odd spots when they outnumber a group, ``split_pieces``),
+    # and read once with it frozen at e46982d.
+    "blind14": dict(seed=17017, step_from=STEPS, rest=True, games=[
+        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    # The fifteenth: the same with a new seed, rendered after blind14 while the reader stood at
+    # e46982d and read once with it frozen there.
+    "blind15": dict(seed=18018, step_from=STEPS, rest=True, games=[
+        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
