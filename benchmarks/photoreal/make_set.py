@@ -138,7 +138,7 @@ SETS = {
     "blind14": dict(seed=17017, step_from=STEPS, rest=True, games=[
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     # The fifteenth: the same with a new seed, rendered after blind14 while the reader stood at
-    # e46982d and read once with it frozen there.
+    # e46982d and read once with it frozen there (with one flattened frame's twins, ``--twins``).
     "blind15": dict(seed=18018, step_from=STEPS, rest=True, games=[
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     "game": dict(seed=3003, games=[
