@@ -141,6 +141,10 @@ SETS = {
     # e46982d and read once with it frozen there (with one flattened frame's twins, ``--twins``).
     "blind15": dict(seed=18018, step_from=STEPS, rest=True, games=[
         ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    # The sixteenth: the same with a new seed, rendered and read once with the reader frozen at
+    # e46982d (with two flattened frames' twins, ``--twins``).
+    "blind16": dict(seed=19019, step_from=STEPS, rest=True, games=[
+        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
