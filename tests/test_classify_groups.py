@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import (Verdicts, decide, distances, follow_split, odd_in_group, probabilities, split_pair,
+from vision.classify import (Verdicts, decide, distances, follow_split, named_by_hue, odd_in_group, probabilities, split_pair,
                              split_pieces, unlike_empty)
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
@@ -406,3 +406,19 @@ def test_odd_spots_outnumbering_a_group_of_the_pieces_own_split_decide_every_pie
     got = split_pieces(d, v, x, looks(), (0.0, 1.0))
     assert got is not None
     assert list(got[:21]) == [1] * 10 + [0] * 11 and all(got[21:] == -1)
+
+
+def test_too_few_gems_to_group_are_named_by_a_plain_hue_and_the_middle_left_to_the_looks():
+    """Three gems, too few to group: two silver ones whose hue lies plainly at silver's end of
+    the line between the looks (read gold by the looks: a photoreal frame under a window), and a
+    gold gem halfway, which the hue leaves to the looks. With four gems or more the hue names
+    nothing (groups, or their absence, decide)."""
+    owners = [None] * 6 + [0, 0, 1]
+    x = _along([0.0] * 6 + [-0.1, 0.05, 0.47])
+    v = verdicts(owners, [0] * 6 + [1, 1, 1])
+    got = named_by_hue(x, v, looks(), (0.0, 1.0))
+    assert list(got) == [-1] * 6 + [0, 0, -1]
+    named = follow_split(v, got, np.zeros((len(owners), 3)))
+    assert list(named.choice) == [-1] * 6 + [0, 0, 1]
+    four = verdicts(owners + [1], [0] * 6 + [1, 1, 1, 1])
+    assert named_by_hue(_along([0.0] * 6 + [-0.1, 0.05, 0.47, 1.0]), four, looks(), (0.0, 1.0)) is None

@@ -34,7 +34,7 @@ from engine.core import Piece
 from . import registration as rg
 from . import sampling, surface, tone
 from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
-                       lamp_shift, odd_in_group, rank_by, split_pieces, with_feet)
+                       lamp_shift, named_by_hue, odd_in_group, rank_by, split_pieces, with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 
@@ -419,6 +419,11 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             v = decide(d, cal.scale)
             if split is not None:
                 v = follow_split(v, split, d)
+            elif pat.hue_alone:
+                # too few to group: the pieces whose hue is plain are named by it
+                hue = named_by_hue(top, v, T, pat.split_band)
+                if hue is not None:
+                    v = follow_split(v, hue, d)
             if pat.join_band is not None:
                 # a piece unlike every empty spot, like its own group
                 v = odd_in_group(d, v, x, cal.empty[kind], pat.join_band)

@@ -284,21 +284,16 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     if len(templates) != 2:
         return None
     occ = np.flatnonzero(v.choice >= 0)
-    if len(occ) < 4:
+    if len(occ) < SPLIT_LEAST:
         return None
 
     def log_mean(a: np.ndarray) -> np.ndarray:
         return np.log(np.maximum(band_mean(a, band), 1e-3))
 
-    lt = log_mean(templates)  # (2, 3)
-    d = lt[1] - lt[0]
-    d = d - d.mean()  # hue only: a change of brightness moves every channel alike
-    d = d - LAMP_DISCOUNT * float(d @ LAMP_HUE) * LAMP_HUE  # most of the lamp's own hue out
-    norm = float(np.linalg.norm(d))
-    if norm < 1e-3:
+    axis = _hue_axis(templates, band)
+    if axis is None:
         return None
-    w = d / norm
-    ft = lt @ w  # the two looks along w, ft[1] > ft[0]
+    w, ft = axis  # the two looks along w, ft[1] > ft[0]
     f = log_mean(x[occ]) @ w
     order = np.argsort(f)
     fs = f[order]
@@ -330,6 +325,58 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
         return None
     out = np.full(len(v.choice), -1)
     out[occ[order]] = np.where(high, 1, 0)
+    return out
+
+
+def _hue_axis(templates: np.ndarray, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(w, the two looks along it) for ``split_pair`` and ``named_by_hue``: the direction in log
+    colour that tells the two looks apart by hue, brightness and most of a lamp's colour
+    temperature taken out; None if the looks differ by no hue."""
+    lt = np.log(np.maximum(band_mean(templates, band), 1e-3))  # (2, 3)
+    d = lt[1] - lt[0]
+    d = d - d.mean()  # hue only: a change of brightness moves every channel alike
+    d = d - LAMP_DISCOUNT * float(d @ LAMP_HUE) * LAMP_HUE  # most of the lamp's own hue out
+    norm = float(np.linalg.norm(d))
+    if norm < 1e-3:
+        return None
+    w = d / norm
+    return w, lt @ w
+
+
+# Fewer pieces than this make no groups (``split_pair``).
+SPLIT_LEAST = 4
+# A piece the frame has too few of to group is named by its hue alone when it lies within this
+# share of the looks' difference of one look (``named_by_hue``); between, the looks decide.
+HUE_SURE = 0.25
+
+
+def named_by_hue(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[float, float],
+                 sure: float = HUE_SURE) -> np.ndarray | None:
+    """For a frame with too few pieces to group (under ``SPLIT_LEAST``): each piece ``v`` reads
+    whose hue along the line that tells the two looks apart (``_hue_axis``, the lamp's colour
+    temperature mostly out) lies within ``sure`` of that line's length from one look, named by
+    that look (0 or 1); -1 for the others and for empty spots. None without two looks.
+
+    With too few gems to group, the looks in the white rings' tint decide (``lamp_shift``), and
+    they can be wrong where the hue is not: on photoreal frames with two or three gems, a silver
+    gem at -0.13 to 0.05 of the way from silver's look to gold's was read as gold (under a
+    window, a lamp at +1.5 EV, a 3550 K lamp), while the hue of every gem in such frames of the
+    stored sets lay on its own side of the middle but one, a gold gem at 0.47, which the tint
+    reads right. So the hue names the pieces it is sure of and leaves the middle to the looks.
+    Where there are pieces enough to group and they show no two groups, the hue is no guide: the
+    simulator's gold gems then spread from 0.1 to 0.8 of the way, and named by hue some read
+    silver; None then, as without two looks."""
+    if len(templates) != 2 or int((v.choice >= 0).sum()) >= SPLIT_LEAST:
+        return None
+    axis = _hue_axis(templates, band)
+    if axis is None:
+        return None
+    w, ft = axis
+    f = (np.log(np.maximum(band_mean(x, band), 1e-3)) @ w - ft[0]) / (ft[1] - ft[0])
+    out = np.full(len(v.choice), -1)
+    read = v.choice >= 0
+    out[read & (f <= sure)] = 0
+    out[read & (f >= 1.0 - sure)] = 1
     return out
 
 

@@ -74,6 +74,11 @@ class Pattern:
     # group's brightness against the board than the empty spots' (``classify.odd_in_group``):
     # a gem's darkest tenth, its facets mirroring the room. None: never.
     join_band: tuple[float, float] | None = None
+    # When the frame's pieces make no two groups, name each whose hue along the looks' line lies
+    # plainly near one look by that look (``classify.named_by_hue``): for metal gems, whose hue
+    # mirrors what is round them but stays on its own side; a ring's gloss can take a window's
+    # colour whole (on the photoreal sets, rings named so read yellow ones white in six frames).
+    hue_alone: bool = False
     # Turn a spot read unsurely as the lightest piece empty when its foot looks like the frame's
     # empty spots (``classify.empty_like_frame``): white men on white paper.
     empty_in_frame: bool = False
@@ -211,7 +216,7 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
 # group's joins it (``Pattern.join_band``).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
                          split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True, lamp_from="ring",
-                         join_band=(0.0, 0.1))
+                         join_band=(0.0, 0.1), hue_alone=True)
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
