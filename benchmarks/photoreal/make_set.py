@@ -65,6 +65,8 @@ BLIND = [
     ("saba", 1, 11, (1280, 720), {}),
     ("brain-hanky", 2, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
 ]
+# The blind sets from the eleventh on: Brain Hanky alone, the family short of its targets.
+HANKY_ALONE = [("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]
 
 # (game, setups, frames per setup, resolution, options)
 SETS = {
@@ -122,29 +124,23 @@ SETS = {
     # The eleventh: Brain Hanky alone, four setups on the blue cloth, pieces resting on the folds;
     # rendered after the groups' spreads were drawn together (classify.SPREAD_PRIOR, commit
     # 9cef402) and read once with the reader frozen there.
-    "blind11": dict(seed=14014, step_from=STEPS, rest=True, games=[
-        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    "blind11": dict(seed=14014, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The twelfth: like the eleventh with a new seed, rendered while the reader stood at d65da10
     # and read once with it frozen there.
-    "blind12": dict(seed=15015, step_from=STEPS, rest=True, games=[
-        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    "blind12": dict(seed=15015, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The thirteenth: the same with a new seed, rendered while the reader stood at fae25e8 (a gem
     # unlike every empty square joins its group, ``classify.odd_in_group``) and read once, frozen.
-    "blind13": dict(seed=16016, step_from=STEPS, rest=True, games=[
-        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    "blind13": dict(seed=16016, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The fourteenth: the same with a new seed, rendered while the reader stood at f0869ee and
     # then e46982d (a split counting the odd spots when they outnumber a group, ``split_pieces``),
     # and read once with it frozen at e46982d.
-    "blind14": dict(seed=17017, step_from=STEPS, rest=True, games=[
-        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    "blind14": dict(seed=17017, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The fifteenth: the same with a new seed, rendered after blind14 while the reader stood at
     # e46982d and read once with it frozen there (with one flattened frame's twins, ``--twins``).
-    "blind15": dict(seed=18018, step_from=STEPS, rest=True, games=[
-        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    "blind15": dict(seed=18018, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The sixteenth: the same with a new seed, rendered and read once with the reader frozen at
     # e46982d (with two flattened frames' twins, ``--twins``).
-    "blind16": dict(seed=19019, step_from=STEPS, rest=True, games=[
-        ("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]),
+    "blind16": dict(seed=19019, step_from=STEPS, rest=True, games=HANKY_ALONE),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
