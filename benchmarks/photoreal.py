@@ -369,14 +369,19 @@ def table(res: dict) -> str:
     return "\n".join(lines)
 
 
-def pooled(results: list[dict]) -> dict[str, dict]:
-    """Every set's counts added up per family (the HTJB games together, each Brain Hanky cloth on
-    its own), with the figures after the exposure steps: what the issue's targets are judged
-    on, over all the sets read at once."""
+def _family(name: str) -> str:
+    """The HTJB games together, each Brain Hanky cloth on its own."""
+    return name if name.startswith("brain-hanky") else "HTJB"
+
+
+def pooled(results: list[dict], family=_family) -> dict[str, dict]:
+    """Every set's counts added up per family (``family`` of each game's label), with the
+    figures after the exposure steps: what the issue's targets are judged on, over all the sets
+    read at once."""
     out: dict[str, dict] = {}
     for res in results:
         for name, g in res["games"].items():
-            fam = name if name.startswith("brain-hanky") else "HTJB"
+            fam = family(name)
             t = out.setdefault(fam, dict.fromkeys(COUNTS, 0) | {"sets": set()})
             t["sets"].add(res.get("set") or res.get("dir"))
             for k in COUNTS:

@@ -298,7 +298,6 @@ def main() -> None:
         beside_photoreal(rows)
 
 
-# Counts a photoreal game's figures are made of (``benchmarks/photoreal.py``), summed per family.
 def _family(name: str) -> str:
     return "Brain Hanky" if name.startswith("brain-hanky") else "HTJB"
 
@@ -326,19 +325,14 @@ def beside_photoreal(rows: list[Row]) -> None:
     uncalibrated: list[str] = []
     for d in sets:
         res = photoreal.evaluate(d)
-        per: dict[str, dict] = {}
-        for label, g in res["games"].items():
-            if not g["calibrated"]:
-                uncalibrated.append(f"{res['set']} {label}: {g['setups']} setup(s)")
-                continue
-            acc = per.setdefault(_family(label), dict.fromkeys(photoreal.COUNTS, 0))
-            for k in photoreal.COUNTS:
-                acc[k] += g[k]
-        for fam, acc in per.items():
+        uncalibrated += [f"{res['set']} {label}: {g['setups']} setup(s)" for label, g in res["games"].items()
+                         if not g["calibrated"]]
+        read = {"games": {label: g for label, g in res["games"].items() if g["calibrated"]}}
+        for fam, acc in photoreal.pooled([read], family=_family).items():
             err = 100.0 * acc["spots_wrong"] / acc["spots_read"] if acc["spots_read"] else math.nan
             right = 100.0 * acc["right"] / acc["clear"] if acc["clear"] else math.nan
             refused = 100.0 * acc["refused"] / acc["clear"] if acc["clear"] else math.nan
-            a = photoreal._after_step(acc)
+            a = acc["after_step"]
             cols.setdefault(fam, {})[res["set"]] = (err, right, refused, acc["hand_read"], acc["hand"])
             cols[fam][res["set"] + " stepped"] = (a["point_err"], a["right_pct"], a["refused_pct"], None, None)
     order = [c for n in photoreal.SCORED for c in (n, f"{n} stepped")]

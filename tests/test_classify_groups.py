@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import (Verdicts, decide, distances, follow_split, named_by_hue, odd_in_group, probabilities, split_pair,
-                             split_pieces, unlike_empty)
+from vision.classify import (Verdicts, decide, distances, follow_split, named_by_hue, odd_in_group, probabilities,
+                             split_pair, split_pieces, unlike_empty)
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
 GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red

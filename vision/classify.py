@@ -133,6 +133,11 @@ def band_mean(x: np.ndarray, band: tuple[float, float]) -> np.ndarray:
     return by_brightness(x)[..., lo:hi, :].mean(axis=-2)
 
 
+def log_band(x: np.ndarray, band: tuple[float, float]) -> np.ndarray:
+    """The log of ``band_mean``: where a lamp's or exposure's change is a shift, as hues compare."""
+    return np.log(np.maximum(band_mean(x, band), 1e-3))
+
+
 def hue(x: np.ndarray) -> np.ndarray:
     """A colour with its brightness divided out (channels summing to 3)."""
     return 3 * x / np.maximum(x.sum(axis=-1, keepdims=True), 0.05)
@@ -286,15 +291,11 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     occ = np.flatnonzero(v.choice >= 0)
     if len(occ) < SPLIT_LEAST:
         return None
-
-    def log_mean(a: np.ndarray) -> np.ndarray:
-        return np.log(np.maximum(band_mean(a, band), 1e-3))
-
     axis = _hue_axis(templates, band)
     if axis is None:
         return None
     w, ft = axis  # the two looks along w, ft[1] > ft[0]
-    f = log_mean(x[occ]) @ w
+    f = log_band(x[occ], band) @ w
     order = np.argsort(f)
     fs = f[order]
     n = len(fs)
@@ -332,7 +333,7 @@ def _hue_axis(templates: np.ndarray, band: tuple[float, float]) -> tuple[np.ndar
     """(w, the two looks along it) for ``split_pair`` and ``named_by_hue``: the direction in log
     colour that tells the two looks apart by hue, brightness and most of a lamp's colour
     temperature taken out; None if the looks differ by no hue."""
-    lt = np.log(np.maximum(band_mean(templates, band), 1e-3))  # (2, 3)
+    lt = log_band(templates, band)  # (2, 3)
     d = lt[1] - lt[0]
     d = d - d.mean()  # hue only: a change of brightness moves every channel alike
     d = d - LAMP_DISCOUNT * float(d @ LAMP_HUE) * LAMP_HUE  # most of the lamp's own hue out
@@ -372,7 +373,7 @@ def named_by_hue(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[
     if axis is None:
         return None
     w, ft = axis
-    f = (np.log(np.maximum(band_mean(x, band), 1e-3)) @ w - ft[0]) / (ft[1] - ft[0])
+    f = (log_band(x, band) @ w - ft[0]) / (ft[1] - ft[0])
     out = np.full(len(v.choice), -1)
     read = v.choice >= 0
     out[read & (f <= sure)] = 0
@@ -431,7 +432,7 @@ def lamp_shift(x: np.ndarray, templates: np.ndarray, v: Verdicts, band: tuple[fl
         return None
 
     def log_hue(a: np.ndarray) -> np.ndarray:
-        lg = np.log(np.maximum(band_mean(a, band), 1e-3))
+        lg = log_band(a, band)
         return lg - lg.mean(axis=-1, keepdims=True)
 
     shift = np.median(log_hue(x[members]) - log_hue(templates[c])[None], axis=0)
@@ -607,8 +608,7 @@ def split_pieces(d: np.ndarray, v: Verdicts, x: np.ndarray, templates: np.ndarra
     counted = split_pair(x, pieces, templates, band)
     if counted is None or alone is None:
         return alone if counted is None else counted
-    read = v.choice >= 0
-    if odd.sum() > min(int((alone[read] == c).sum()) for c in (0, 1)):
+    if odd.sum() > np.bincount(alone[alone >= 0], minlength=2).min():
         return counted
     out = alone.copy()
     out[odd] = counted[odd]
