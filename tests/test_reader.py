@@ -464,6 +464,7 @@ def test_a_black_man_darker_than_its_look_is_no_unknown_thing():
     on its point) is lighter than the darkest piece, never darker in every channel."""
     from types import SimpleNamespace
 
+    import vision.reader as rd
     from vision.classify import Verdicts
 
     white = np.full((10, 3), 0.95)
@@ -488,6 +489,7 @@ def test_darker_than_darkest_follows_the_frames_ink_curve():
     (photoreal blind3 saba f01: black men at 0.43 against a bent look of 0.57)."""
     from types import SimpleNamespace
 
+    import vision.reader as rd
     from vision.classify import Verdicts
     from vision.reader import _darkest_piece
 
@@ -535,6 +537,33 @@ def test_a_lone_odd_gem_is_read_and_two_are_refused(readers, monkeypatch):
     reader._unknown["ring"] = (rings[0][0] + rings[1][0]) / 2  # one ring: no mirror, refused
     obs = reader.read(frame)
     assert obs.occluded and rings[0][1] in obs.reason, obs.reason
+
+
+def test_a_piece_is_odd_against_its_own_group_not_the_frame_s_median_piece():
+    import vision.reader as rd
+    from vision.classify import Verdicts
+
+    # a lamp moves one group far from its look (gold at 0.26) and leaves the other near (0.09)
+    gold = [0.24, 0.25, 0.26, 0.26, 0.27, 0.28, 0.31, 0.32]
+    silver = [0.08, 0.08, 0.09, 0.09, 0.10, 0.10, 0.11, 0.11, 0.12, 0.12]
+    best = np.array(gold + silver + [0.01, 0.02, 0.70])
+    choice = np.array([1] * len(gold) + [0] * len(silver) + [-1, -1, 1])
+    n = len(best)
+    v = Verdicts(choice, best, np.zeros(n), np.ones(n), np.full((n, 3), 1 / 3))
+    limit = rd.odd_limits(v, np.full(n, 0.3))
+    over = best > limit
+    # the two far gold gems are like their group (1.2 times its median); the frame's median
+    # piece alone (0.12) would have left the calibration's 0.3 and made them odd
+    assert not over[:len(gold)].any()
+    assert rd.UNKNOWN_SPREAD * np.median(best[choice >= 0]) < 0.3
+    # what is unlike its own group still is: 0.70 against gold's median 0.265
+    assert over[-1] and over.sum() == 1
+    # a group too small to have a median of its own is measured by the frame's
+    small = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    bs = np.array([0.3, 0.3, 0.3, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1])
+    m = len(bs)
+    lim = rd.odd_limits(Verdicts(small, bs, np.zeros(m), np.ones(m), np.full((m, 3), 1 / 3)), np.full(m, 0.2))
+    assert np.allclose(lim[:4], max(0.2, rd.UNKNOWN_SPREAD * 0.1)) and bs[3] > lim[3]
 
 
 def test_clipped_samples_of_a_metal_take_the_colour_of_the_rest():
