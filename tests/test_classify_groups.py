@@ -422,3 +422,39 @@ def test_too_few_gems_to_group_are_named_by_a_plain_hue_and_the_middle_left_to_t
     assert list(named.choice) == [-1] * 6 + [0, 0, 1]
     four = verdicts(owners + [1], [0] * 6 + [1, 1, 1, 1])
     assert named_by_hue(_along([0.0] * 6 + [-0.1, 0.05, 0.47, 1.0]), four, looks(), (0.0, 1.0)) is None
+
+
+def test_a_spot_read_as_a_gem_that_shows_the_print_under_it_only_shaded_is_empty():
+    from vision.classify import PRINT_FOLLOWED, empty_where_print_shows, print_shown
+
+    rng = np.random.default_rng(5)
+    ang = np.linspace(0, 2 * np.pi, 31, endpoint=False)
+    offsets = np.c_[np.r_[0, 0.08 * np.cos(ang[:30])], np.r_[0, 0.08 * np.sin(ang[:30])]]
+    n = 12
+    # the printed square under each spot: lines and a label, lighter and darker than the cloth
+    ground = np.exp(rng.normal(0, 0.07, (n, 31, 1))) * np.array([1.0, 0.95, 0.9])
+    x = ground * np.exp(rng.normal(0, 0.01, (n, 31, 3)))  # the frame: empty squares as calibrated
+    # spot 0: empty, under a fold's shading (a slope of light across it): read as a gem
+    x[0] = ground[0] * np.exp(4.0 * offsets[:, :1] + 0.05 + rng.normal(0, 0.01, (31, 3)))
+    # spot 4: the print followed, but straying four times as far as the empty squares: a piece
+    x[4] = ground[4] * np.exp(4.0 * offsets[:, :1] + rng.normal(0, 0.04, (31, 1)))
+    # spots 1-3: gems, their facets mirroring the room, one of them as smooth as the cloth
+    for j in (1, 2, 3):
+        x[j] = np.exp(rng.normal(-0.3, 0.25 if j < 3 else 0.02, (31, 1))) * np.array([0.9, 0.9, 0.92])
+    choice = np.array([0, 0, 1, 0, 1] + [-1] * (n - 5))
+    d = np.tile([0.2, 0.15, 0.3], (n, 1))
+    v = Verdicts(choice, np.zeros(n), np.ones(n), np.r_[np.full(5, 0.4), np.full(n - 5, 0.9)],
+                 probabilities(d, 0.03))
+    shown = print_shown(x, ground, offsets, v)
+    assert shown.tolist() == [True] + [False] * (n - 1)
+    out = empty_where_print_shows(d, v, x, ground, offsets)
+    assert out.choice[0] == -1 and out.best[0] == d[0, 0] and out.probs[0, 0] > out.probs[0, 1]
+    assert (out.choice[1:] == v.choice[1:]).all()
+    # the print is what tells: the same shaded spot over a blank ground shows nothing to follow
+    blank = ground.copy()
+    blank[0] = 1.0
+    assert not print_shown(blank * np.exp(4.0 * offsets[:, :1]), blank, offsets, v)[0]
+    # too few clear empty squares to measure the frame by: nothing is turned
+    few = Verdicts(np.array([0, 0, 1, 0, 1] + [1] * (n - 5)), v.best, v.second, v.confidence, v.probs)
+    assert not print_shown(x, ground, offsets, few).any()
+    assert 0 < PRINT_FOLLOWED < 1

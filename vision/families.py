@@ -79,6 +79,10 @@ class Pattern:
     # mirrors what is round them but stays on its own side; a ring's gloss can take a window's
     # colour whole (on the photoreal sets, rings named so read yellow ones white in six frames).
     hue_alone: bool = False
+    # A spot read as a piece whose samples show the printed board as calibration saw it, a smooth
+    # shading apart, is empty (``classify.print_shown``): for pieces that cover the print under
+    # them.
+    print_under: bool = False
     # Turn a spot read unsurely as the lightest piece empty when its foot looks like the frame's
     # empty spots (``classify.empty_like_frame``): white men on white paper.
     empty_in_frame: bool = False
@@ -213,10 +217,11 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
 # -> 193 of 195 frames split right against the darker two thirds; the darkest third 191).
 # One such gem unlike every look, alone in its frame, is a mirrored lamp (``Pattern.lone_odd``).
 # A gem read as empty, unlike the frame's empty squares, whose darkest tenth is as dark as its
-# group's joins it (``Pattern.join_band``).
+# group's joins it (``Pattern.join_band``); a spot read as a gem that shows the printed square
+# under it, only shaded, is empty (``Pattern.print_under``).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
                          split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True, lamp_from="ring",
-                         join_band=(0.0, 0.1), hue_alone=True)
+                         join_band=(0.0, 0.1), hue_alone=True, print_under=True)
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""

@@ -366,11 +366,12 @@ def odd_limits(v: Verdicts, floor: np.ndarray) -> np.ndarray:
     frame (a 3220 K lamp, warm and bright, to one side) the fourteen gold gems lay a median 0.26
     from gold's look and the fourteen silver ones 0.09 from silver's; the frame's median piece
     (0.14) did not lift the calibration's limit (0.30), and two gold gems at 0.31 and 0.32, no
-    further from their group than its spread, made the frame "something unexpected". Measured against its own group each is 1.2 times
-    the median, and the frame reads right. A hand over the board still shows: to lift a group's
-    median it must cover half the group, and an arm that large hides the board's lines
-    (``_ink_hidden``) and changes its light (``probe_check``) first; no hand frame of the
-    photoreal sets (75 over Brain Hanky) or the simulator's was read with this limit."""
+    further from their group than its spread, made the frame "something unexpected". Against
+    their own group each is 1.2 times the median, and the frame reads right. A hand over the
+    board still shows: to lift a group's median it must cover half the group, and an arm that
+    large hides the board's lines (``_ink_hidden``) and changes its light (``probe_check``)
+    first; no hand frame of the photoreal sets (75 over Brain Hanky) or the simulator's was
+    read with this limit."""
     limit = np.maximum(floor, UNKNOWN_SPREAD * float(np.median(v.best[v.choice >= 0])))
     for c in np.unique(v.choice[v.choice >= 0]):
         group = v.choice == c
