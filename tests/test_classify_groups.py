@@ -425,7 +425,7 @@ def test_too_few_gems_to_group_are_named_by_a_plain_hue_and_the_middle_left_to_t
 
 
 def test_a_spot_read_as_a_gem_that_shows_the_print_under_it_only_shaded_is_empty():
-    from vision.classify import PRINT_FOLLOWED, empty_where_print_shows, print_shown
+    from vision.classify import PRINT_FOLLOWED, by_print_under, print_shown
 
     rng = np.random.default_rng(5)
     ang = np.linspace(0, 2 * np.pi, 31, endpoint=False)
@@ -447,7 +447,7 @@ def test_a_spot_read_as_a_gem_that_shows_the_print_under_it_only_shaded_is_empty
                  probabilities(d, 0.03))
     shown = print_shown(x, ground, offsets, v)
     assert shown.tolist() == [True] + [False] * (n - 1)
-    out = empty_where_print_shows(d, v, x, ground, offsets)
+    out = by_print_under(d, v, x, ground, offsets)
     assert out.choice[0] == -1 and out.best[0] == d[0, 0] and out.probs[0, 0] > out.probs[0, 1]
     assert (out.choice[1:] == v.choice[1:]).all()
     # the print is what tells: the same shaded spot over a blank ground shows nothing to follow
@@ -458,3 +458,42 @@ def test_a_spot_read_as_a_gem_that_shows_the_print_under_it_only_shaded_is_empty
     few = Verdicts(np.array([0, 0, 1, 0, 1] + [1] * (n - 5)), v.best, v.second, v.confidence, v.probs)
     assert not print_shown(x, ground, offsets, few).any()
     assert 0 < PRINT_FOLLOWED < 1
+
+
+def test_a_spot_read_empty_in_a_close_call_that_hides_the_print_under_it_is_the_piece(monkeypatch):
+    from vision import classify
+    from vision.classify import PRINT_CLOSE, by_print_under, print_hidden
+
+    rng = np.random.default_rng(8)
+    ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    offsets = 0.12 * np.c_[np.cos(ang), np.sin(ang)]
+    n = 10
+    ground = np.exp(rng.normal(0, 0.1, (n, 48, 1))) * np.array([1.0, 0.9, 0.8])  # lines under each spot
+    x = ground * np.exp(rng.normal(0, 0.01, (n, 48, 3)))
+    # spot 0: a yellow ring in a dark frame, as near the empty look as its own: its band hides the print
+    x[0] = np.exp(rng.normal(0.2, 0.08, (48, 1))) * np.array([0.3, 0.8, 0.9])
+    # spot 1: the same, but the empty look plainly nearer: left to the distances
+    x[1] = x[0]
+    # spot 2: an empty spot in a close call that shows its print, shaded
+    x[2] = ground[2] * np.exp(3.0 * offsets[:, :1] + rng.normal(0, 0.01, (48, 3)))
+    d = np.tile([0.02, 0.3, 0.4], (n, 1))
+    d[0] = [0.129, 0.182, 0.133]
+    d[1] = [0.10, 0.30, 0.10 * PRINT_CLOSE + 0.05]
+    d[2] = [0.12, 0.30, 0.13]
+    v = Verdicts(np.full(n, -1), d[:, 0].copy(), np.ones(n), np.r_[np.full(3, 0.1), np.full(n - 3, 0.9)],
+                 probabilities(d, 0.03))
+    assert print_hidden(d, x, ground, offsets, v).tolist() == [True] + [False] * (n - 1)
+    out = by_print_under(d, v, x, ground, offsets)
+    assert out.choice[0] == 1 and out.best[0] == d[0, 2] and out.probs[0, 2] > out.probs[0, 0]
+    assert (out.choice[1:] == -1).all()
+    # with the print showing through, the same close call stays empty
+    x2 = x.copy()
+    x2[0] = ground[0] * np.exp(rng.normal(0, 0.01, (48, 3)))
+    assert not print_hidden(d, x2, ground, offsets, v)[0]
+    # a frame whose empty spots do not show their print sharply (a camera moved since its
+    # calibration, a blur) gives the print no say
+    blurred = x.copy()
+    blurred[3:] = ground[3:] ** 0.3 * np.exp(rng.normal(0, 0.03, (n - 3, 48, 3)))
+    assert not print_hidden(d, blurred, ground, offsets, v).any()
+    monkeypatch.setattr(classify, "PRINT_SHARP", -1.0)
+    assert print_hidden(d, blurred, ground, offsets, v)[0]

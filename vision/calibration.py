@@ -34,7 +34,7 @@ from engine.core import Piece
 from . import registration as rg
 from . import sampling, surface, tone
 from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
-                       empty_where_print_shows, lamp_shift, named_by_hue, odd_in_group, rank_by, split_pieces,
+                       by_print_under, lamp_shift, named_by_hue, odd_in_group, rank_by, split_pieces,
                        with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
@@ -429,8 +429,8 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
                 # a piece unlike every empty spot, like its own group
                 v = odd_in_group(d, v, x, cal.empty[kind], pat.join_band)
             if pat.print_under:
-                # a piece read where the printed board shows through, only shaded, is none
-                v = empty_where_print_shows(d, v, x, cal.empty[kind], pat.offsets)
+                # the printed board shown through, only shaded, or hidden in a close call
+                v = by_print_under(d, v, x, cal.empty[kind], pat.offsets)
             if pat.foot_weight:
                 # a man's foot beside its top, against the frame's other feet (``classify.with_feet``)
                 d = rank_by(d, with_feet(d, v, x, weight=pat.foot_weight, brighter=pat.brighter))

@@ -80,8 +80,9 @@ class Pattern:
     # colour whole (on the photoreal sets, rings named so read yellow ones white in six frames).
     hue_alone: bool = False
     # A spot read as a piece whose samples show the printed board as calibration saw it, a smooth
-    # shading apart, is empty (``classify.print_shown``): for pieces that cover the print under
-    # them.
+    # shading apart, is empty (``classify.print_shown``); one read as empty in a close call with
+    # a piece that hides the print is that piece (``classify.print_hidden``): for pieces that
+    # cover the print under them.
     print_under: bool = False
     # Turn a spot read unsurely as the lightest piece empty when its foot looks like the frame's
     # empty spots (``classify.empty_like_frame``): white men on white paper.
@@ -206,10 +207,11 @@ HTJB_MAN = Pattern.disc(0.27, 3, 0.34, keep_class=0.85, brighter=0.25, ordered=T
 # frame shows both sides' rings apart. Against a ring's look only its best-matching three quarters
 # count, as for men and gems: a ring tilted on a fold, or lit low from one side, shows one side
 # of its band as dark as the cloth (on the photoreal renders five rings read as empty so; with
-# 0.67 to 0.85 kept all read right, and nothing else changed).
+# 0.67 to 0.85 kept all read right, and nothing else changed). A spot read empty in a close call
+# with a ring, whose samples hide the print under it, is that ring (``Pattern.print_under``).
 HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True, relative=True,
                              hue_weight=0.5, split=True, split_band=(0.5, 1.0), slack_most=0.02,
-                             keep_class=0.75, ink=True)
+                             keep_class=0.75, ink=True, print_under=True)
 # A gem, a metal mirror: by the hue of its darker two thirds (``classify._by_hue``), and by its
 # group in the frame (silver cooler than gold, both moving with every lamp), told by the hue of
 # its darker half: a gold gem mirroring a white lamp over many facets looks silvery in more than
