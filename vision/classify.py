@@ -689,10 +689,11 @@ def odd_in_group(d: np.ndarray, v: Verdicts, x: np.ndarray, ground: np.ndarray, 
 PRINT_FOLLOWED = 0.85
 PRINT_SPREAD = 2.5
 # The print is evidence only in a frame that shows it sharply: its clearly empty spots follow
-# their print at this median or more. The photoreal frames' medians: 0.92-0.99 (their median
-# 0.985 for rings, 0.99 for gems); the simulator's, whose camera moves from its calibration's a
-# pixel or two every frame and blurs, 0.63-0.97 for rings, and below 0.93 an empty ring spot in
-# a close call followed its print as little as a ring's (two were read as rings).
+# their print at this median or more. The photoreal frames' medians: 0.92-0.99 for rings (1%
+# under 0.954; there the print has no say) and 0.97-0.99 for gems; the simulator's, whose camera
+# moves from its calibration's a pixel or two every frame, 0.63-0.97 for rings, and in its frames
+# at 0.90 and under, empty ring spots in close calls followed their print as little as rings
+# do (two were read as rings without this).
 PRINT_SHARP = 0.95
 
 
