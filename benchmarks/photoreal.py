@@ -47,7 +47,7 @@ from vision.reader import BoardReader  # noqa: E402
 DATA = ROOT / "benchmarks" / "data" / "photoreal"
 # The sets read for figures, in the order they are reported (the game set is read with --game).
 SCORED = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-          "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17")
+          "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18")
 TARGET_POINT_ERR = 0.05  # %
 TARGET_RIGHT = 99.0  # % of clear frames read fully right
 TARGET_REFUSED = 1.0  # % of clear frames refused as occluded

@@ -144,6 +144,9 @@ SETS = {
     # The seventeenth: the same with a new seed, rendered while the reader moved from b82f6f1 to
     # 0ab29f8 (the print under a piece) and read once with it frozen at 0ab29f8.
     "blind17": dict(seed=20020, step_from=STEPS, rest=True, games=HANKY_ALONE),
+    # The eighteenth: the same with a new seed, rendered and read once with the reader frozen at
+    # 0ab29f8 (with one flattened frame's twins, ``--twins``).
+    "blind18": dict(seed=21021, step_from=STEPS, rest=True, games=HANKY_ALONE),
     "game": dict(seed=3003, games=[
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("nine-mens-morris", 1, 14, (1280, 720), {}),
