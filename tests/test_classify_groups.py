@@ -497,3 +497,27 @@ def test_a_spot_read_empty_in_a_close_call_that_hides_the_print_under_it_is_the_
     assert not print_hidden(d, blurred, ground, offsets, v).any()
     monkeypatch.setattr(classify, "PRINT_SHARP", -1.0)
     assert print_hidden(d, blurred, ground, offsets, v)[0]
+
+
+def test_a_spot_read_empty_that_strays_far_from_its_print_is_the_piece_where_asked():
+    from vision.classify import by_print_under, print_hidden
+
+    rng = np.random.default_rng(11)
+    ang = np.linspace(0, 2 * np.pi, 31, endpoint=False)
+    offsets = 0.08 * np.c_[np.cos(ang), np.sin(ang)]
+    n = 10
+    ground = np.exp(rng.normal(0, 0.07, (n, 31, 1))) * np.array([1.0, 0.95, 0.9])
+    x = ground * np.exp(rng.normal(0, 0.01, (n, 31, 3)))
+    # spot 0: a silver gem washed out by a bright exposure, read empty (its look 1.45 times as
+    # far as the empty one: no close call), its facets nothing like the square's print
+    x[0] = ground[0] * np.exp(rng.normal(0.1, 0.12, (31, 1)))
+    # spot 1: an empty square a little unlike the rest (twice their scatter): stays empty
+    x[1] = ground[1] * np.exp(rng.normal(0, 0.02, (31, 3)))
+    d = np.tile([0.02, 0.3, 0.4], (n, 1))
+    d[0] = [0.187, 0.272, 0.326]
+    v = Verdicts(np.full(n, -1), d[:, 0].copy(), np.ones(n), np.r_[0.2, np.full(n - 1, 0.9)], probabilities(d, 0.03))
+    assert not print_hidden(d, x, ground, offsets, v).any()  # no close call: not without ``far``
+    assert print_hidden(d, x, ground, offsets, v, far=6.0).tolist() == [True] + [False] * (n - 1)
+    out = by_print_under(d, v, x, ground, offsets, far=6.0)
+    assert out.choice[0] == 0 and (out.choice[1:] == -1).all()
+    assert not print_hidden(d, x, ground, offsets, v, far=1000.0).any()

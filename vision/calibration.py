@@ -430,7 +430,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
                 v = odd_in_group(d, v, x, cal.empty[kind], pat.join_band)
             if pat.print_under:
                 # the printed board shown through, only shaded, or hidden in a close call
-                v = by_print_under(d, v, x, cal.empty[kind], pat.offsets)
+                v = by_print_under(d, v, x, cal.empty[kind], pat.offsets, far=pat.print_far)
             if pat.foot_weight:
                 # a man's foot beside its top, against the frame's other feet (``classify.with_feet``)
                 d = rank_by(d, with_feet(d, v, x, weight=pat.foot_weight, brighter=pat.brighter))

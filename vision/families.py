@@ -84,6 +84,11 @@ class Pattern:
     # a piece that hides the print is that piece (``classify.print_hidden``): for pieces that
     # cover the print under them.
     print_under: bool = False
+    # With ``print_under``: a spot read as empty that strays from its print more than this many
+    # times the frame's clearly empty spots (``classify.print_hidden``) is the piece it is
+    # nearest, close call or not; 0: never. For pieces whose empty spots lie clear of other
+    # pieces' shadows (a gem square's middle; a ring point's edge can be shaded 27 times over).
+    print_far: float = 0.0
     # Turn a spot read unsurely as the lightest piece empty when its foot looks like the frame's
     # empty spots (``classify.empty_like_frame``): white men on white paper.
     empty_in_frame: bool = False
@@ -220,10 +225,11 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
 # One such gem unlike every look, alone in its frame, is a mirrored lamp (``Pattern.lone_odd``).
 # A gem read as empty, unlike the frame's empty squares, whose darkest tenth is as dark as its
 # group's joins it (``Pattern.join_band``); a spot read as a gem that shows the printed square
-# under it, only shaded, is empty (``Pattern.print_under``).
+# under it, only shaded, is empty, and one read as empty that strays from its print six times as
+# far as the empty squares do is a gem (``Pattern.print_under``, ``Pattern.print_far``).
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
                          split_band=(0.0, 0.5), lone_odd=True, fill_clipped=True, lamp_from="ring",
-                         join_band=(0.0, 0.1), hue_alone=True, print_under=True)
+                         join_band=(0.0, 0.1), hue_alone=True, print_under=True, print_far=6.0)
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
