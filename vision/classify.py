@@ -670,9 +670,18 @@ def odd_in_group(d: np.ndarray, v: Verdicts, x: np.ndarray, ground: np.ndarray, 
     if len(joins) != 1:
         return v
     (j, c), = joins
+    return _turned(v, d, [j], [c])
+
+
+def _turned(v: Verdicts, d: np.ndarray, rows, to) -> Verdicts:
+    """``v`` with each spot of ``rows`` read as the matching class of ``to`` (-1 for empty), its
+    best distance that class's in ``d``, and the odds of what it was read as and of what it is
+    now read as changing places (what the referee is given, ``Reading.probs``)."""
     choice, best, probs = v.choice.copy(), v.best.copy(), v.probs.copy()
-    choice[j], best[j] = c, d[j, 1 + c]
-    probs[j, 0], probs[j, 1 + c] = probs[j, 1 + c], probs[j, 0]
+    for j, c in zip(rows, to):
+        was = int(choice[j])
+        choice[j], best[j] = c, d[j, 1 + c]
+        probs[j, 1 + was], probs[j, 1 + c] = probs[j, 1 + c], probs[j, 1 + was]
     return Verdicts(choice, best, v.second, v.confidence, probs)
 
 
@@ -702,30 +711,44 @@ PRINT_SHARP = 0.95
 PRINT_NOISE = 0.005
 
 
-def _shading_removed(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """``values`` (n, k) at the pattern's ``offsets`` (k, 2), less the plane that fits each row
-    best (least squares): what a smooth change of light across a spot leaves."""
-    A = np.c_[np.ones(len(offsets)), offsets]
-    return values - (values @ np.linalg.pinv(A).T) @ A.T
-
-
-def _print_measures(x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, v: Verdicts, sure: float,
-                    least: int) -> tuple[np.ndarray, np.ndarray] | None:
+def _print_measures(x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, v: Verdicts, sure: float = 0.5,
+                    least: int = 5) -> tuple[np.ndarray, np.ndarray] | None:
     """(how closely each spot follows its print, how far it strays from it in units of the
     frame's clearly empty spots), or None with fewer than ``least`` of those or when they do not
-    follow their own print at ``PRINT_SHARP`` (their median) or more (``print_shown``)."""
+    follow their own print at ``PRINT_SHARP`` (their median) or more (``print_shown``).
+
+    The log brightness of the frame's samples and of calibration's, each less the plane that
+    fits it best over the pattern's ``offsets`` (a smooth change of light across the spot): how
+    closely those follow is their correlation; how far the frame's strays is the root mean
+    square of their difference (the plane of the log ratio is the difference of the planes)."""
     empties = (v.choice < 0) & (v.confidence >= sure)
     if empties.sum() < least:
         return None
+    A = np.c_[np.ones(len(offsets)), offsets / (float(np.abs(offsets).max()) or 1.0)]
+    shading = A @ np.linalg.pinv(A)  # (k, k): each spot's best plane, from its samples
     lx = np.log(np.maximum(x.mean(axis=-1), 1e-4))
     lg = np.log(np.maximum(ground.mean(axis=-1), 1e-4))
-    off = offsets / (float(np.abs(offsets).max()) or 1.0)
-    rx, rg = _shading_removed(lx, off), _shading_removed(lg, off)
+    rx, rg = lx - lx @ shading.T, lg - lg @ shading.T
     follows = (rx * rg).sum(axis=1) / np.sqrt((rx ** 2).sum(axis=1) * (rg ** 2).sum(axis=1) + 1e-12)
     if float(np.median(follows[empties])) < PRINT_SHARP:
         return None
-    stray = np.sqrt((_shading_removed(lx - lg, off) ** 2).mean(axis=1))
+    stray = np.sqrt(((rx - rg) ** 2).mean(axis=1))
     return follows, stray / max(float(np.median(stray[empties])), PRINT_NOISE)
+
+
+def _shows(m: tuple[np.ndarray, np.ndarray], v: Verdicts) -> np.ndarray:
+    follows, stray = m
+    return (v.choice >= 0) & (follows >= PRINT_FOLLOWED) & (stray <= PRINT_SPREAD)
+
+
+def _hides(m: tuple[np.ndarray, np.ndarray], d: np.ndarray, v: Verdicts, far: float, sure: float = 0.5,
+           least: int = 5) -> np.ndarray:
+    follows, stray = m
+    close = d[:, 1:].min(axis=1) <= PRINT_CLOSE * d[:, 0]
+    hidden = close & (follows < PRINT_HIDDEN) & (stray > PRINT_STRAY)
+    if far > 0:
+        hidden |= (stray > far) & unlike_empty(d, v, sure=sure, least=least)
+    return (v.choice < 0) & hidden
 
 
 def print_shown(x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, v: Verdicts, *, sure: float = 0.5,
@@ -751,10 +774,7 @@ def print_shown(x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, v: Verdi
     facet mirrors the room, not the label and lines under it. A hand over a spot shows no print
     either, so it is never turned empty here."""
     m = _print_measures(x, ground, offsets, v, sure, least)
-    if m is None:
-        return np.zeros(len(v.choice), bool)
-    follows, stray = m
-    return (v.choice >= 0) & (follows >= PRINT_FOLLOWED) & (stray <= PRINT_SPREAD)
+    return np.zeros(len(v.choice), bool) if m is None else _shows(m, v)
 
 
 # A spot read as empty in a close call (a piece's look no further than ``PRINT_CLOSE`` times the
@@ -784,35 +804,24 @@ def print_hidden(d: np.ndarray, x: np.ndarray, ground: np.ndarray, offsets: np.n
 
     ``far`` (``Pattern.print_far``; 0: not used): a spot read as empty that strays from its
     print more than ``far`` times the frame's clearly empty spots, and looks like none of them
-    (``unlike_empty``), is no empty spot, close call or not. Silver gems at +0.8 to +1.1 EV (blind18, found after it was read blind) lay 1.45
-    times as far from silver's look as from the empty one and were read empty, straying 9.4 to
-    14.7 times; of the 22775 empty gem squares of the eighteen sets before it none strayed
-    more than 4.7 times. A hand strays as far: read as the nearest piece, it is still unlike
-    that piece's look and refused (``BoardReader.read``); no hand frame was read with this."""
+    (``unlike_empty``), is no empty spot, close call or not. Silver gems at +0.8 to +1.1 EV
+    (blind18, found after it was read blind) lay 1.45 times as far from silver's look as from
+    the empty one and were read empty, straying 9.4 to 14.7 times; of the 22775 empty gem
+    squares of the eighteen sets before it none strayed more than 4.7 times. A hand strays as
+    far: read as the nearest piece, it is still unlike that piece's look and refused
+    (``BoardReader.read``); no hand frame was read with this."""
     m = _print_measures(x, ground, offsets, v, sure, least)
-    if m is None or d.shape[1] < 2:
-        return np.zeros(len(v.choice), bool)
-    follows, stray = m
-    close = d[:, 1:].min(axis=1) <= PRINT_CLOSE * d[:, 0]
-    hidden = close & (follows < PRINT_HIDDEN) & (stray > PRINT_STRAY)
-    if far > 0:
-        hidden |= (stray > far) & unlike_empty(d, v, sure=sure, least=least)
-    return (v.choice < 0) & hidden
+    return np.zeros(len(v.choice), bool) if m is None else _hides(m, d, v, far, sure, least)
 
 
 def by_print_under(d: np.ndarray, v: Verdicts, x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, *,
                    far: float = 0.0) -> Verdicts:
     """``v`` with each spot read as a piece that shows the printed board (``print_shown``) read
     empty, and each read as empty in a close call that hides it (``print_hidden``) read as the
-    piece it is nearest: in both, the odds of the two change places."""
-    shown = print_shown(x, ground, offsets, v)
-    hidden = print_hidden(d, x, ground, offsets, v, far=far)
-    if not (shown.any() or hidden.any()):
+    piece it is nearest: in both, the odds of the two change places. The measures are made
+    once for both."""
+    m = _print_measures(x, ground, offsets, v)
+    if m is None:
         return v
-    choice, best, probs = v.choice.copy(), v.best.copy(), v.probs.copy()
-    for j in np.flatnonzero(shown | hidden):
-        c = int(choice[j]) if shown[j] else int(np.argmin(d[j, 1:]))
-        choice[j], best[j] = (-1, d[j, 0]) if shown[j] else (c, d[j, 1 + c])
-        a, b = probs[j, 0], probs[j, 1 + c]
-        probs[j, 0], probs[j, 1 + c] = (max(a, b), min(a, b)) if shown[j] else (min(a, b), max(a, b))
-    return Verdicts(choice, best, v.second, v.confidence, probs)
+    rows = np.flatnonzero(_shows(m, v) | _hides(m, d, v, far))
+    return _turned(v, d, rows, np.where(v.choice[rows] >= 0, -1, np.argmin(d[rows, 1:], axis=1)))
