@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/photoreal.py                     # dev and holdout, a table
     .venv/bin/python benchmarks/photoreal.py benchmarks/data/photoreal/dev --json out.json
-    .venv/bin/python benchmarks/photoreal.py --game               # the game set through the referee
+    .venv/bin/python benchmarks/photoreal.py --game               # the game sets through the referee
 
 Per setup (one camera pose over one board) the two calibration pictures are given to
 ``vision.calibration.calibrate``; a ``CalibrationError`` is that setup's failure (its message is
@@ -15,9 +15,10 @@ against the truth in ``set.json``:
 * hand frames read as a board (a referee fed such a board goes wrong): must be 0;
 * milliseconds per read (median, 99th percentile).
 
-``--game`` plays the ``game`` set's frames in order through ``arbiter.referee.Referee`` (each
-frame's observation three times, as the stabiliser would pass a settled board) and counts the
-steps it accepted, wrong steps accepted (must be 0), and frames it called illegal.
+``--game`` plays each game set's frames (``GAME_SETS``: whole games, one step a frame) in order
+through ``arbiter.referee.Referee`` (each frame's observation three times, as the stabiliser
+would pass a settled board) and counts the steps it accepted, wrong steps accepted (must be 0),
+and frames it called illegal.
 
 The set is made by ``benchmarks/photoreal/make_set.py`` (``make photoreal``); see docs/photoreal.md.
 """
@@ -47,7 +48,10 @@ from vision.reader import BoardReader  # noqa: E402
 DATA = ROOT / "benchmarks" / "data" / "photoreal"
 # The sets read for figures, in the order they are reported (the game set is read with --game).
 SCORED = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
-          "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18")
+          "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
+          "blind19", "blind20")
+# The game sets, played through the referee with --game.
+GAME_SETS = ("game", "game2")
 TARGET_POINT_ERR = 0.05  # %
 TARGET_RIGHT = 99.0  # % of clear frames read fully right
 TARGET_REFUSED = 1.0  # % of clear frames refused as occluded
@@ -484,7 +488,7 @@ def game_table(res: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("sets", nargs="*", help="set folders (default: dev and holdout)")
-    ap.add_argument("--game", action="store_true", help="run the game set through the referee")
+    ap.add_argument("--game", action="store_true", help="play the game sets (or the sets given) through the referee")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--locate", choices=("markers", "outline"), default="markers",
@@ -496,10 +500,16 @@ def main(argv=None) -> int:
     say = None if args.quiet else (lambda m: print("  " + m, flush=True))
     results = []
     if args.game:
-        d = Path(args.sets[0]) if args.sets else DATA / "game"
-        res = evaluate_game(d, progress=say)
-        print(game_table(res))
-        results.append(res)
+        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in GAME_SETS) if (d / "set.json").exists()]
+        if not dirs:
+            print(f"no photoreal game sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)
+            return 2
+        for d in dirs:
+            res = evaluate_game(d, progress=say)
+            print(f"{d.name}:")
+            print(game_table(res))
+            print()
+            results.append(res)
     else:
         dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in SCORED) if (d / "set.json").exists()]
         if not dirs:

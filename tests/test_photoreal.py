@@ -97,22 +97,38 @@ def test_no_hand_frame_is_read_as_a_board(result):
     assert not read, f"frames with a hand over the board were read as a board: {sorted(read)}"
 
 
-def test_whole_photoreal_games_through_the_referee_accept_no_wrong_step():
+def _stored_game_sets():
+    return [d for d in (DEV.parent / n for n in _harness().GAME_SETS) if (d / "set.json").exists()]
+
+
+# Steps each game set's setups were measured to fall short of the whole game, all at its end and
+# each one a frame the referee called unclear (game2's morabaraba: the last frame, a mill's
+# removal, read empty at d5 only 16 times likelier than a white man there, short of the 20 times
+# the referee asks: docs/photoreal.md).
+GAME_SHORT = {"game2": {"morabaraba-0": 1}}
+
+
+@pytest.mark.parametrize("where", _stored_game_sets(), ids=lambda d: d.name)
+def test_whole_photoreal_games_through_the_referee_accept_no_wrong_step(where):
     """The issue's "through the referee, over whole simulated games rendered photoreal: no wrong
-    step ever accepted": the ``game`` set's frames in order through the real ``Referee``. Every
-    step the referee accepts is the true one, it calls no frame illegal, and it follows the whole
-    game to its end (measured 2026-11-26: tapatan 15 of 15, nine men's morris 14 of 14, Brain
-    Hanky on the blue cloth 16 of 16, no frame unclear; before the foot's odds, nine men's morris
-    stopped a step short, its last step unclear)."""
-    res = _harness().evaluate_game(DEV.parent / "game")
+    step ever accepted": each game set's frames in order through the real ``Referee``. Every
+    step the referee accepts is the true one, it calls no frame illegal, and it follows each
+    game to its end but for the steps measured short (``GAME_SHORT``), which it leaves unclear
+    rather than guessing. Measured 2026-11-26: ``game``: tapatan 15 of 15, nine men's morris 14
+    of 14, Brain Hanky on the blue cloth 16 of 16, no frame unclear (before the foot's odds, nine
+    men's morris stopped a step short, its last step unclear); ``game2``, rendered after the
+    reader was frozen and played once: morabaraba 23 of 24 (its last step unclear), saba 16 of
+    16, Brain Hanky 30 of 30."""
+    res = _harness().evaluate_game(where)
     assert res["games"], "no game setups"
+    short = GAME_SHORT.get(where.name, {})
     for name, g in res["games"].items():
         assert not g["calibration_error"], (name, g["calibration_error"])
         assert g["wrong_accepted"] == 0, (name, g["events"])
         assert g["illegal_frames"] == 0, (name, g["events"])
-        assert g["final_history"] >= g["true_steps"] - 1, (name, g["final_history"], g["true_steps"])
-    assert res["games"]["tapatan-0"]["followed_to_end"]
-    assert all(g["followed_to_end"] for g in res["games"].values()), {n: g["final_history"] for n, g in res["games"].items()}
+        assert g["final_history"] >= g["true_steps"] - short.get(name, 0), (name, g["final_history"], g["true_steps"])
+        if g["final_history"] < g["true_steps"]:
+            assert g["unclear_frames"] >= g["true_steps"] - g["final_history"], (name, g["kinds"])
 
 
 def test_htjb_reads_no_worse_than_measured(result):
@@ -373,6 +389,35 @@ def test_twins_are_rendered_for_the_frames_a_reader_asked_to_step_down():
     for bad in ("bh-0/f03", "bh-0/f09"):  # a hand frame; a frame the set does not hold
         with pytest.raises(SystemExit, match=bad):
             ms.asked_twins(frames, stored, {bad})
+
+
+def test_game_sets_are_whole_games_one_step_a_frame(tmp_path):
+    """A game set (``play``) renders a game in order, one legal step a frame, so that the referee
+    can be played through it: each frame's position is the game's after its steps. The stored
+    ``game`` set is planned today exactly as it was rendered (the same steps, frame for frame)."""
+    ms = _make_set_module()
+    for name in ("game", "game2"):
+        assert ms.SETS[name].get("play"), name
+        _boards, frames = ms.make_specs(name, tmp_path)
+        by_setup: dict[str, list] = {}
+        for f in frames:
+            by_setup.setdefault(f["setup"], []).append(f)
+        for setup, fs in by_setup.items():
+            assert [f["kind"] for f in fs[:2]] == ["calibration-empty", "calibration-pieces"], setup
+            game = engine.load(fs[0]["game"])
+            s = game.new()
+            for i, f in enumerate(fs[2:]):
+                assert f["kind"] == "frame" and f["hand"] is None and len(f["steps"]) == i + 1, (setup, i)
+                step = next((st for st in s.legal_steps() if str(st) == f["step"]), None)
+                assert step is not None, (setup, i, f["step"])
+                s = s.play(step)
+                assert f["position"] == ms.as_truth(s.position()), (setup, i)
+    stored = DEV.parent / "game" / "set.json"
+    if stored.exists():
+        _boards, frames = ms.make_specs("game", tmp_path)
+        rendered = [r for r in json.loads(stored.read_text())["frames"] if r["kind"] == "frame"]
+        planned = [f for f in frames if f["kind"] == "frame"]
+        assert [(r["setup"], r["step"]) for r in rendered] == [(f["setup"], f["step"]) for f in planned]
 
 
 def test_make_set_prints_its_help(capsys):
