@@ -190,6 +190,14 @@ def plain(reason: str) -> str:
     return _RULING.sub("", reason)
 
 
+@dataclass(frozen=True)
+class Unclear:
+    """``Referee._likeliest``'s answer when readings of a board that lead to different outcomes
+    explain it about equally: the indices of the spots on which the likeliest differs from its
+    close rivals, so that the players are shown where to look, not every spot the reader doubted."""
+    spots: tuple[int, ...]
+
+
 class Referee:
     """Referees one game of ``game`` (a name or an ``engine.Game``) through a ``sees`` reader.
 
@@ -263,8 +271,9 @@ class Referee:
         unsure = self._unsure_spots(observation, okey)
         if unsure:
             match = self._likeliest(okey, match, unsure)
-            if match == "unclear":
-                spots = tuple(dict.fromkeys(self.spots[i] for i, _v, _c in unsure))
+            if isinstance(match, Unclear):
+                spots = tuple(self.spots[i] for i in match.spots) or \
+                    tuple(dict.fromkeys(self.spots[i] for i, _v, _c in unsure))
                 return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
                                                             f"(a reflection, or a piece off its point?). Nothing changed yet.")
         if match is not None:
@@ -305,7 +314,7 @@ class Referee:
         return self._ambiguous(what)
 
     # ------------------------------------------------------------------ weighing an unsure reading
-    def _likeliest(self, okey: tuple, match: tuple | None, flips: list) -> tuple | str | None:
+    def _likeliest(self, okey: tuple, match: tuple | None, flips: list) -> tuple | Unclear | None:
         """The explanation that fits an unsure reading best, if it fits clearly best.
 
         A reader that gives each spot's class probabilities (``Reading.probs``) says where it
@@ -319,29 +328,34 @@ class Referee:
         most ``STEP_DOUBT`` only (the reader found the class it needs at least a quarter as
         likely as its choice), while the board left as it was may be read through any doubt. So a misread spot that no legal step explains reads as
         the board it should be (unchanged, or the step made with it), and a board that two
-        readings explain about equally is not guessed at: "unclear", and the game waits for a
-        clearer look. None when nothing fits.
+        readings explain about equally is not guessed at: ``Unclear``, naming the spots on which
+        they differ (those the players should look at), and the game waits for a clearer look.
+        None when nothing fits.
         """
-        found: list[tuple[float, tuple, tuple]] = []  # (cost, outcome, match)
+        found: list[tuple[float, tuple, tuple, tuple]] = []  # (cost, outcome, match, board read)
         if match is not None:
-            found.append((0.0, self._outcome(match), match))
+            found.append((0.0, self._outcome(match), match, okey))
         for cost, key in _flipped(okey, flips, MAX_FLIPS):
             if cost >= SURPRISE or (found and cost >= found[0][0] + MARGIN):
                 break  # nothing from here on can win, nor stop the best so far from winning
             m = self._match(key)
             if m is not None:
-                found.append((cost, self._outcome(m), m))
+                found.append((cost, self._outcome(m), m, key))
                 found.sort(key=lambda c: c[0])
         # A board left as it was may be read through any doubt short of a surprise (nothing is
         # accepted); a step, or a take-back, only through doubts the reader itself found close.
         eligible = [f for f in found if f[0] <= (SURPRISE if f[1] == ("same",) else STEP_DOUBT)]
         if not eligible:
             return None
-        cost, outcome, best = eligible[0]
-        rival = min((c for c, o, _m in found if o != outcome), default=SURPRISE)
+        cost, outcome, best, board = eligible[0]
+        rivals = [f for f in found if f[1] != outcome]
+        rival = min((f[0] for f in rivals), default=SURPRISE)
         if cost + MARGIN <= min(rival, SURPRISE):
             return best
-        return "unclear"
+        # the rival readings that come close, or (when only "something else happened" does) the
+        # board as read: the spots on which they differ from the best one are the question
+        close = [f[3] for f in rivals if f[0] < cost + MARGIN] or [okey]
+        return Unclear(tuple(i for i in range(len(board)) if any(board[i] != other[i] for other in close)))
 
     def _outcome(self, match: tuple) -> tuple:
         """What a match would make of the game: two matches with the same outcome agree."""

@@ -74,6 +74,18 @@ def test_two_readings_that_explain_different_steps_about_equally_are_not_guessed
     assert ref.observe(reading(clear)).steps == ("f4",)
 
 
+def test_an_unclear_board_names_the_spots_in_question_not_every_doubt():
+    """Where two steps explain a board about equally, the players are shown the spots that tell
+    them apart, not a man elsewhere that the reader doubted but no rival reading needs (black's
+    d6 under a lamp: reading it white explains nothing)."""
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    v = ref.observe(reading(pos, {"f4": {WV: 0.5, None: 0.5}, "b4": {WV: 0.45, None: 0.55},
+                                  "d6": {BV: 0.7, WV: 0.3}}))
+    assert v.kind == R.UNCLEAR and not v.accepted
+    assert set(v.points) == {"f4", "b4"} and "d6" not in v.message
+
+
 def test_a_sure_illegal_change_is_still_illegal():
     ref = referee_after("d2", "d6")
     pos = dict(ref.state.position())
