@@ -103,8 +103,8 @@ def _stored_game_sets():
 
 # Steps each game set's setups were measured to fall short of the whole game, all at its end and
 # each one a frame the referee called unclear (game2's morabaraba: the last frame, a mill's
-# removal, read empty at d5 only 16 times likelier than a white man there, short of the 20 times
-# the referee asks: docs/photoreal.md).
+# removal, which four rival readings came within the 20 times the referee asks: d5 still there,
+# 16 times less likely, or white's next man already on f4, e4 or d7: docs/photoreal.md).
 GAME_SHORT = {"game2": {"morabaraba-0": 1}}
 
 
