@@ -4,7 +4,8 @@ These frames were not made by the project's simulator: printed boards as image t
 paper or cloth, 3D pieces with gloss, area lamps and windows, tilted and turned cameras, a
 hand over the board, lens distortion, sensor noise and JPEG. What must hold now: the stored
 set is whole, no frame with a hand in it is read as a board, and the evaluation runs. The
-issue's accuracy targets are checked too (xfail while the reader does not meet them).
+issue's accuracy targets are checked per family over every stored set (xfail where the reader
+does not meet them yet).
 """
 
 from __future__ import annotations
@@ -208,18 +209,33 @@ def test_brain_hanky_on_the_white_print_says_to_print_the_blue_cloth():
     assert "arbiter print-board brain-hanky" in err, err
 
 
-@pytest.mark.xfail(strict=False, reason="the reader does not meet the issue's targets on photoreal frames yet: "
-                   "dev on 2026-11-25: 0.252% point error, 83.3% of clear frames fully right, 12% refused "
-                   "(over-exposed paper), Brain Hanky calibration fails (white ring like the cloth); "
-                   "docs/photoreal.md has the figures")
-def test_the_issue_targets(result):
+@pytest.fixture(scope="module")
+def every_set():
+    """Every stored set read with today's reader, pooled per family after the exposure steps:
+    the figures the issue's targets are judged on (``benchmarks/photoreal.py`` prints them)."""
+    h = _harness()
+    return h.pooled([h.evaluate(d) for d in _stored_sets()])
+
+
+@pytest.mark.parametrize("family", [
+    "HTJB",
+    pytest.param("brain-hanky (blue cloth)", marks=pytest.mark.xfail(
+        strict=False, reason="Brain Hanky misses the frames fully right: 98.6% (510 of 517) over the "
+                             "twenty-two sets on 2026-11-26 where 99% is asked, each miss a gem put with "
+                             "the other metal (docs/photoreal.md)")),
+])
+def test_the_issue_targets(every_set, family):
+    """The issue's targets per family over every stored set, after the exposure steps: point
+    error at most 0.05%, 99% of clear frames fully right, under 1% refused, no hand frame read.
+    Met by the HTJB games (measured 2026-11-26: 0.022%, 99.6% of 482, none refused, 0/101)."""
     photoreal = _harness()
-    t = result["totals"]
-    failed = [s for s, v in result["setups"].items() if not v["calibrated"]]
-    assert not failed, f"calibration failed for {failed}"
-    assert t["point_err"] is not None and t["point_err"] <= photoreal.TARGET_POINT_ERR, t
-    assert t["right_pct"] >= photoreal.TARGET_RIGHT, t
-    assert t["refused_pct"] < photoreal.TARGET_REFUSED, t
+    t = every_set[family]
+    a = t["after_step"]
+    assert t["clear"] > 0 and t["sets"] >= 2, t
+    assert t["hand_read"] == 0, t
+    assert a["point_err"] <= photoreal.TARGET_POINT_ERR, a
+    assert a["right_pct"] >= photoreal.TARGET_RIGHT, a
+    assert a["refused_pct"] < photoreal.TARGET_REFUSED, a
 
 
 # Frames of the blind sets a reader change put right, each read again here: the change breaking
