@@ -51,7 +51,7 @@ SCORED = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "bl
           "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
           "blind19", "blind20")
 # The game sets, played through the referee with --game.
-GAME_SETS = ("game", "game2")
+GAME_SETS = ("game", "game2", "game3")
 TARGET_POINT_ERR = 0.05  # %
 TARGET_RIGHT = 99.0  # % of clear frames read fully right
 TARGET_REFUSED = 1.0  # % of clear frames refused as occluded
@@ -431,7 +431,8 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
         cal, err = calibrate_setup(meta["dir"], game, s)
         g = {"game": s["game"], "setup": name, "frames": len(s["frames"]), "calibration_error": err,
              "true_steps": len(s["frames"]), "accepted": 0, "wrong_accepted": 0, "illegal_frames": 0,
-             "unseen_frames": 0, "unclear_frames": 0, "kinds": Counter(), "followed_to_end": False, "events": []}
+             "unseen_frames": 0, "unclear_frames": 0, "kinds": Counter(), "followed_to_end": False, "events": [],
+             "wrong_state_frames": 0}
         out["games"][name] = g
         if cal is None:
             say(f"{name}: calibration failed: {err}")
@@ -439,6 +440,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
         reader = BoardReader(cal)
         ref = Referee(game, reader.sees)
         true_steps = [rec.get("step") for rec in s["frames"]]
+        true_states = _true_states(game, true_steps)
         for i, rec in enumerate(s["frames"]):
             obs = reader.read(load_image(meta["dir"], rec))
             kinds = set()
@@ -454,6 +456,10 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
                 g["events"].append(f"frame {i} ({rec['file']}): the referee's record {hist[-3:]} differs from "
                                    f"the truth {true_steps[max(0, len(hist) - 3):len(hist)]}")
             g["wrong_accepted"] = max(g["wrong_accepted"], wrong)
+            k = len(ref.history)
+            if k >= len(true_states) or not _same_game(ref.state, true_states[k]):
+                g["wrong_state_frames"] += 1
+                g["events"].append(f"frame {i} ({rec['file']}): the referee's game after {k} steps is not the true one")
             if R.ILLEGAL in kinds:
                 g["illegal_frames"] += 1
                 g["events"].append(f"frame {i} ({rec['file']}): illegal ({v.reason or v.message})"[:200])
@@ -468,20 +474,37 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
     return out
 
 
+def _true_states(game, steps: list[str]) -> list:
+    """The true game's state after 0, 1, ... of ``steps`` (step strings, each legal in turn)."""
+    st = game.new()
+    out = [st]
+    for text in steps:
+        st = st.play(next(x for x in st.legal_steps() if str(x) == text))
+        out.append(st)
+    return out
+
+
+def _same_game(a, b) -> bool:
+    """The same position with the same player to move: two moves of one Brain Hanky turn made
+    in either order leave the same game, and a board seen after both cannot tell their order."""
+    return a.position() == b.position() and a.to_move == b.to_move
+
+
 def game_table(res: dict) -> str:
     head = (f"{'setup':14} {'game':30} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} "
-            f"{'unclear':>7} {'to end':>6}")
+            f"{'unclear':>7} {'to end':>6} {'game wrong':>10}")
     lines = [head, "-" * len(head)]
     for name, g in res["games"].items():
         lines.append(f"{name:14} {g['game']:18} {g['true_steps']:>5} {g['accepted']:>8} {g['wrong_accepted']:>5} "
                      f"{g['illegal_frames']:>7} {g['unseen_frames']:>6} {g['unclear_frames']:>7} "
-                     f"{str(g['followed_to_end']):>6}")
+                     f"{str(g['followed_to_end']):>6} {g['wrong_state_frames']:>10}")
         if g["calibration_error"]:
             lines.append(f"  calibration failed: {g['calibration_error']}")
         lines += [f"  {e}" for e in g["events"][:8]]
     lines.append("steps: true steps; accepted/wrong: steps the referee accepted, those not the true step; illegal, "
                  "unseen, unclear: frames the referee called so (each frame shown 3 times); to end: its record is "
-                 "the whole true game")
+                 "the whole true game; game wrong: frames after which the referee's game (position, player to move) "
+                 "is not the true game's after as many steps")
     return "\n".join(lines)
 
 

@@ -168,6 +168,13 @@ SETS = {
         ("saba", 1, 16, (1280, 720), {}),
         ("brain-hanky", 1, 30, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
+    # The third: nine men's morris well into moving, a tapatan game to its end and forty Brain
+    # Hanky steps; rendered after game2 was played, the reader still frozen at bded8fd.
+    "game3": dict(seed=25025, play=True, rest=True, games=[
+        ("nine-mens-morris", 1, 30, (1280, 720), {}),
+        ("tapatan", 1, "whole", (1280, 720), {}),
+        ("brain-hanky", 1, 40, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+    ]),
 }
 
 COLOURS = {"white": (0.80, 0.80, 0.78), "black": (0.012, 0.012, 0.014), "red": (0.55, 0.03, 0.03),
