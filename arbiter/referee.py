@@ -272,8 +272,7 @@ class Referee:
         if unsure:
             match = self._likeliest(okey, match, unsure)
             if isinstance(match, Unclear):
-                spots = tuple(self.spots[i] for i in match.spots) or \
-                    tuple(dict.fromkeys(self.spots[i] for i, _v, _c in unsure))
+                spots = tuple(self.spots[i] for i in match.spots)
                 return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
                                                             f"(a reflection, or a piece off its point?). Nothing changed yet.")
         if match is not None:

@@ -15,6 +15,7 @@ for is in ``distances``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -724,8 +725,7 @@ def _print_measures(x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, v: V
     empties = (v.choice < 0) & (v.confidence >= sure)
     if empties.sum() < least:
         return None
-    A = np.c_[np.ones(len(offsets)), offsets / (float(np.abs(offsets).max()) or 1.0)]
-    shading = A @ np.linalg.pinv(A)  # (k, k): each spot's best plane, from its samples
+    shading = _shading(np.ascontiguousarray(offsets, np.float64).tobytes(), len(offsets))
     lx = np.log(np.maximum(x.mean(axis=-1), 1e-4))
     lg = np.log(np.maximum(ground.mean(axis=-1), 1e-4))
     rx, rg = lx - lx @ shading.T, lg - lg @ shading.T
@@ -734,6 +734,15 @@ def _print_measures(x: np.ndarray, ground: np.ndarray, offsets: np.ndarray, v: V
         return None
     stray = np.sqrt(((rx - rg) ** 2).mean(axis=1))
     return follows, stray / max(float(np.median(stray[empties])), PRINT_NOISE)
+
+
+@functools.lru_cache(maxsize=16)
+def _shading(offsets: bytes, k: int) -> np.ndarray:
+    """(k, k): what projects a spot's k samples at the pattern's offsets (given as their bytes,
+    to be cached: the same few patterns every frame) onto the plane that fits them best."""
+    off = np.frombuffer(offsets, np.float64).reshape(k, -1)
+    A = np.c_[np.ones(k), off / (float(np.abs(off).max()) or 1.0)]
+    return A @ np.linalg.pinv(A)
 
 
 def _shows(m: tuple[np.ndarray, np.ndarray], v: Verdicts) -> np.ndarray:
