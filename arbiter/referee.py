@@ -35,7 +35,9 @@ their runner-up class) are explained as above, each costing how much less likely
 found it, and the cheapest wins only when it is clearly cheaper (``MARGIN``, 20 times as likely)
 than any explanation leading elsewhere and than "something else happened" (``SURPRISE``). A
 misread spot that no legal step explains then reads as the board it should be; a board two
-readings explain about equally gives ``unclear`` and nothing changes until a clearer look.
+readings explain about equally gives ``unclear`` and nothing changes until a clearer look. A
+board no likely reading explains is not called illegal while a reading the reader found unlikely
+but possible (``DOUBT_P``) makes it legal: ``unclear`` at those spots, for ``doubt_hold_s``.
 
 Fewer assumed steps win: a board that one correction explains is not read as two new steps.
 When two explanations fit equally (an occupancy grid cannot tell whose piece went where) the
@@ -95,6 +97,9 @@ KINDS = (UNCHANGED, RESTORED, STEP, STEPS, CORRECTION, WAITING_REMOVAL, TAKEBACK
 
 # Weighing an unsure reading (``Referee._likeliest``), in natural-log units of likelihood.
 UNSURE_P = 0.02  # a class the reader gives at least this probability may be what stands there
+# ... and one it gives at least this, though never read through to anything, keeps a board that
+# a legal reading explains with it from being called illegal (``Referee._doubted``)
+DOUBT_P = 1e-4
 MAX_UNSURE = 8  # the most likely such alternatives considered per board
 MAX_FLIPS = 2  # spots read otherwise than the reader's best guess, at most, in one explanation
 MARGIN = math.log(20)  # how much likelier the winner must be than any rival outcome
@@ -155,10 +160,11 @@ class _Group:
 class _Pending:
     """What the referee is waiting for besides the next step."""
 
-    kind: str  # ILLEGAL, AMBIGUOUS, TAKEBACK_PENDING, IN_PROGRESS
+    kind: str  # ILLEGAL, AMBIGUOUS, TAKEBACK_PENDING, IN_PROGRESS, UNCLEAR (a doubted board)
     candidates: list[Explanation] = field(default_factory=list)
     index: int = 0  # take-back: the history length to go back to
-    since: float | None = None  # take-back: when the earlier position was first seen
+    since: float | None = None  # take-back, unclear: when the board was first seen
+    board: tuple = ()  # unclear: the board as read, called illegal if held unchanged
 
 
 def _coarsen(value: Any, sees: str, to: str) -> Any:
@@ -205,12 +211,14 @@ class Referee:
     ``takeback_hold_s``: how long an earlier position must be held to confirm a take-back.
     """
 
-    def __init__(self, game, sees: str = "colour", state=None, takeback_hold_s: float = 2.0):
+    def __init__(self, game, sees: str = "colour", state=None, takeback_hold_s: float = 2.0,
+                 doubt_hold_s: float = 3.0):
         if sees not in SEES:
             raise ValueError(f"unknown reader kind {sees!r}; one of {', '.join(SEES)}")
         self.game = engine.load(game) if isinstance(game, str) else game
         self.sees = sees
         self.takeback_hold_s = takeback_hold_s
+        self.doubt_hold_s = doubt_hold_s
         self.rules = self.game.rules
         self.explainer = self.rules.explainer(sees)
         self.spots = self.explainer.spots
@@ -282,6 +290,13 @@ class Referee:
         if progress is not None:
             self._pending = _Pending(IN_PROGRESS)
             return progress
+        doubted = self._doubted(observation, okey)
+        if doubted is not None:
+            # only for a while: a board held as it is past ``doubt_hold_s`` is called illegal
+            self._pending = _Pending(UNCLEAR, since=t, board=nkey)
+            spots = tuple(self.spots[i] for i in doubted.spots)
+            return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
+                                                        f"(a reflection, or a piece off its point?). Nothing changed yet.")
         self._pending = _Pending(ILLEGAL)
         return self._illegal(nkey)
 
@@ -304,7 +319,7 @@ class Referee:
         if kind == "same":
             self._lift = what
             was, self._pending = self._pending, None
-            return self._settled(RESTORED if was is not None else UNCHANGED)
+            return self._settled(RESTORED if was is not None and was.kind != UNCLEAR else UNCHANGED)
         if kind == "back":
             return self._takeback_seen(what, t)
         if len(what) == 1:
@@ -356,6 +371,24 @@ class Referee:
         close = [f[3] for f in rivals if f[0] < cost + MARGIN] or [okey]
         return Unclear(tuple(i for i in range(len(board)) if any(board[i] != other[i] for other in close)))
 
+    def _doubted(self, observation: Observation, okey: tuple) -> Unclear | None:
+        """The spots to look at, when a board no likely reading explains is explained by a
+        reading the reader found unlikely but not too unlikely to be what stands there.
+
+        "Something else happened" (``SURPRISE``) is then not clearly likelier than that legal
+        reading (``MARGIN``), so the board is not called illegal, nor is anything accepted: a
+        glass gem read surely as the other metal is one such (on the photoreal renders about one
+        gem in a thousand read surely is wrong, ``vision.classify.split_doubt``), and the players
+        are shown where to look rather than told that the pieces are wrong. Classes the reader
+        gives at least ``DOUBT_P`` are tried, up to ``MAX_FLIPS`` spots at once."""
+        flips = self._unsure_spots(observation, okey, least=DOUBT_P)
+        for cost, key in _flipped(okey, flips, MAX_FLIPS):
+            if cost >= SURPRISE + MARGIN:
+                break
+            if self._match(key) is not None:
+                return Unclear(tuple(i for i in range(len(key)) if key[i] != okey[i]))
+        return None
+
     def _outcome(self, match: tuple) -> tuple:
         """What a match would make of the game: two matches with the same outcome agree."""
         kind, what = match
@@ -365,9 +398,10 @@ class Referee:
             return ("back", what)
         return ("found",) + tuple(tuple(e.steps) for e in what)
 
-    def _unsure_spots(self, observation: Observation, okey: tuple) -> list[tuple[int, Any, float]]:
+    def _unsure_spots(self, observation: Observation, okey: tuple, least: float = UNSURE_P
+                      ) -> list[tuple[int, Any, float]]:
         """(spot index, another value it may be, cost in log units) for every class a reader
-        found at least ``UNSURE_P`` likely besides the one it chose."""
+        found at least ``least`` likely besides the one it chose, the ``MAX_UNSURE`` likeliest."""
         out = []
         for i, spot in enumerate(self.spots):
             reading = observation.points.get(spot)
@@ -380,7 +414,7 @@ class Referee:
                 coarse[v] = coarse.get(v, 0.0) + float(p)
             chosen = max(coarse.get(okey[i], 0.0), 1e-6)
             for value, p in coarse.items():
-                if value != okey[i] and p >= UNSURE_P:
+                if value != okey[i] and p >= least:
                     out.append((i, value, math.log(chosen / p) if p < chosen else 0.0))
         out.sort(key=lambda f: f[2])
         return out[:MAX_UNSURE]
@@ -403,17 +437,24 @@ class Referee:
         return self._accept(Explanation((step,), (st.play(step),), dict(self._lift)))
 
     def tick(self, t: float) -> Verdict | None:
-        """Time passes with the board as last seen: confirms a take-back held for ``takeback_hold_s``.
+        """Time passes with the board as last seen: confirms a take-back held for ``takeback_hold_s``,
+        and calls illegal a board left unclear by a doubt (``_doubted``) for ``doubt_hold_s``.
 
-        The hold is timed from the ``t`` given to ``observe`` when the earlier position was
-        seen, or else from the first tick after it.
+        The hold is timed from the ``t`` given to ``observe`` when the board was seen, or else
+        from the first tick after it. A doubted reading that a clearer look does not replace
+        within the hold is taken as read: what is on the board breaks the rules.
         """
         p = self._pending
-        if p is None or p.kind != TAKEBACK_PENDING:
+        if p is None or p.kind not in (TAKEBACK_PENDING, UNCLEAR):
             return None
         if p.since is None:
             p.since = t
             return None
+        if p.kind == UNCLEAR:
+            if t - p.since < self.doubt_hold_s:
+                return None
+            self._pending = _Pending(ILLEGAL)
+            return self._illegal(p.board)
         if t - p.since >= self.takeback_hold_s:
             return self._take_back(p.index)
         return None

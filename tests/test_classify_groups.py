@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import (Verdicts, decide, distances, follow_split, named_by_hue, odd_in_group, probabilities,
-                             split_pair, split_pieces, unlike_empty)
+from vision.classify import (SPLIT_FLOOR, Verdicts, decide, distances, follow_split, named_by_hue, odd_in_group,
+                             probabilities, split_doubt, split_pair, split_pieces, unlike_empty)
 
 SILVER = np.array([0.60, 0.58, 0.55])  # BGR relative to the cloth: cool
 GOLD = np.array([0.35, 0.55, 0.62])  # warm: less blue, more red
@@ -65,6 +65,32 @@ def test_follow_split_names_pieces_by_group_and_keeps_empty_spots_empty():
     assert np.allclose(out.probs.sum(axis=1), 1.0)
     assert out.probs[0, 2] == 0.0 and out.probs[2, 1] == 0.0
     assert out.best[0] == 0.1 and out.best[2] == 0.2
+
+
+def test_a_piece_between_the_groups_is_left_in_doubt_and_one_deep_in_its_group_nearly_not():
+    """``split_doubt``: the groups name each piece, but how likely it is the other class follows
+    from where its hue lies between them: a gem at 0.45 of the way from silver to gold, put with
+    silver, is in real doubt; one in the middle of its group is not, though never quite sure
+    (``SPLIT_FLOOR``); and only the odds move, never the names (``follow_split``)."""
+    owners = [0] * 7 + [1] * 6 + [None] * 2
+    hues = [0.0, 0.03, -0.04, 0.02, -0.01, 0.05, 0.45, 0.85, 1.1, 0.9, 1.15, 0.8, 1.2, 0.5, 0.5]  # gold spreads more
+    x = _along(hues)
+    split = np.array([0] * 7 + [1] * 6 + [-1, -1])
+    doubt = split_doubt(x, split, looks(), (0.0, 1.0))
+    assert 0.1 < doubt[6] < 0.5  # the referee hears of it (``arbiter.referee.UNSURE_P``)
+    assert all(SPLIT_FLOOR <= doubt[i] < 0.005 for i in range(6))  # silver's tight group
+    assert doubt[6] > 5 * max(doubt[i] for i in range(13) if i != 6)
+    assert doubt[13] == doubt[14] == 0.0
+    v = verdicts(owners, [0] * 15)
+    out = follow_split(v, split, np.zeros((15, 3)), doubt)
+    assert list(out.choice) == list(split) and np.allclose(out.probs.sum(axis=1), 1.0)
+    assert np.isclose(out.probs[6, 2] / (out.probs[6, 1] + out.probs[6, 2]), doubt[6])
+    # two tight groups far apart: never surer than the floor
+    tight = split_doubt(_along([0.0, 0.01, -0.01, 0.0, 1.0, 1.01, 0.99, 1.0]), np.array([0] * 4 + [1] * 4),
+                        looks(), (0.0, 1.0))
+    assert np.allclose(tight, SPLIT_FLOOR)
+    # with a group of one there is no spread to go by: no doubt given
+    assert not split_doubt(x, np.array([0] * 12 + [1, -1, -1]), looks(), (0.0, 1.0)).any()
 
 
 def test_an_unsure_white_man_whose_foot_looks_like_the_frames_empty_points_is_empty():

@@ -90,8 +90,55 @@ def test_a_sure_illegal_change_is_still_illegal():
     ref = referee_after("d2", "d6")
     pos = dict(ref.state.position())
     pos["f4"] = B  # black places out of turn, and the camera is sure of it
-    v = ref.observe(reading(pos, {"b6": {None: 0.9, WV: 0.1}}))
+    # b6 may be a black man: no reading of it makes the board legal
+    v = ref.observe(reading(pos, {"b6": {None: 0.9, BV: 0.1}}))
     assert v.kind == R.ILLEGAL and v.reason == "it is white's turn, not black's"
+
+
+def test_an_illegal_board_a_doubted_spot_would_make_legal_is_unclear_for_a_while():
+    """Black's f4 out of turn is legal if white's b6 went down first, and the reader gave b6 one
+    chance in ten of being a white man: "something else happened" is then no likelier than
+    that, so the players are shown b6, not told of an illegal move; but a board held so past
+    ``doubt_hold_s`` is taken as read and called illegal."""
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    pos["f4"] = B
+    v = ref.observe(reading(pos, {"b6": {None: 0.9, WV: 0.1}}), t=10.0)
+    assert v.kind == R.UNCLEAR and v.points == ("b6",) and not v.accepted
+    assert ref.tick(11.0) is None and ref.waiting_for == R.UNCLEAR
+    v = ref.tick(10.0 + ref.doubt_hold_s)
+    assert v.kind == R.ILLEGAL and v.reason == "it is white's turn, not black's" and "f4" in v.points
+    assert len(ref.history) == 2 and ref.waiting_for == R.ILLEGAL
+
+
+def test_a_piece_read_surely_as_the_other_colour_beside_a_legal_step_is_unclear_not_illegal():
+    """A glass gem read as the other metal with 3 chances in 10000 (a window mirrored whole):
+    white's new man on f4 with black's d6 read white is no legal board, yet the step is the
+    likeliest story. Nothing is accepted through so long a doubt; the players are shown d6, and
+    the next clearer look is the step."""
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    pos["f4"] = W
+    pos["d6"] = W
+    v = ref.observe(reading(pos, {"d6": {WV: 0.9997, BV: 0.0003}}))
+    assert v.kind == R.UNCLEAR and v.points == ("d6",) and len(ref.history) == 2
+    pos["d6"] = B
+    v = ref.observe(reading(pos))
+    assert v.kind == R.STEP and v.steps == ("f4",)
+    # a doubt the reader never gave (under ``DOUBT_P``) keeps the board illegal
+    ref = referee_after("d2", "d6")
+    pos["d6"] = W
+    v = ref.observe(reading(pos, {"d6": {WV: 0.99999, BV: 0.00001}}))
+    assert v.kind == R.ILLEGAL
+
+
+def test_a_doubted_board_read_clearly_as_it_was_is_unchanged_not_restored():
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    odd = dict(pos)
+    odd["d6"] = W  # no legal board, unless d6 is still black (one chance in a thousand)
+    assert ref.observe(reading(odd, {"d6": {WV: 0.999, BV: 0.001}})).kind == R.UNCLEAR
+    assert ref.observe(reading(pos)).kind == R.UNCHANGED and ref.waiting_for is None
 
 
 def test_an_unsure_spot_never_makes_a_step_the_reading_does_not_support():
@@ -133,3 +180,32 @@ def test_brain_hanky_a_misread_ring_beside_a_move_is_read_through():
     probs = {"Od4.w": {(1, "ring"): 0.55, (2, "ring"): 0.45}}  # a yellow ring glints white
     v = ref.observe(reading(after.position(), probs, game="brain-hanky"))
     assert v.kind == R.STEP and v.steps == ("Oc3.n-Oc3.w",)
+
+
+def test_a_session_shows_a_doubted_board_as_unclear_then_as_illegal_once_held():
+    """Through ``arbiter.session``: the stabiliser passes the doubted board once, the players see
+    "unclear" at b6, and with nothing clearer seen for ``doubt_hold_s`` the session's ticks turn it
+    into the illegal verdict, with the red lights."""
+    from arbiter.session import Session
+
+    game = engine.load("nine-mens-morris")
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    pos["f4"] = B  # out of turn; b6 one chance in ten a white man
+
+    class Doubting:
+        sees = "colour"
+
+        def read(self):
+            return reading(pos, {"b6": {None: 0.9, WV: 0.1}})
+
+    clock = [0.0]
+    session = Session(game, Doubting(), history=["d2", "d6"], now=lambda: clock[0])
+    kinds = []
+    for _ in range(60):  # six seconds at ten frames a second
+        clock[0] += 0.1
+        kinds += [a.kind for a in session.poll() if a.verdict is not None]
+    assert kinds[:1] == [R.UNCLEAR] and R.ILLEGAL in kinds
+    assert len(session.history) == 2 and session.referee.waiting_for == R.ILLEGAL
+    shown = session.last_verdict
+    assert shown.kind == R.ILLEGAL and "f4" in shown.points

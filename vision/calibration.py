@@ -34,7 +34,7 @@ from engine.core import Piece
 from . import registration as rg
 from . import sampling, surface, tone
 from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distances, empty_like_frame, follow_split,
-                       by_print_under, lamp_shift, named_by_hue, odd_in_group, rank_by, split_pieces,
+                       by_print_under, lamp_shift, named_by_hue, odd_in_group, rank_by, split_doubt, split_pieces,
                        with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
@@ -419,7 +419,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             d = _measure(x, empty, adapt(top, L, v), tint, top=top, **look)
             v = decide(d, cal.scale)
             if split is not None:
-                v = follow_split(v, split, d)
+                v = follow_split(v, split, d, split_doubt(top, split, T, pat.split_band))
             elif pat.hue_alone:
                 # too few to group: the pieces whose hue is plain are named by it
                 hue = named_by_hue(top, v, T, pat.split_band)

@@ -40,6 +40,10 @@ from .calibration import (ALIKE, OVER_EXPOSED, TOO_DARK, Calibration, classify_a
 from .classify import Verdicts, band_mean, class_gap, hue
 from .occlusion import HandCheck, shadow_reach
 
+# A class less likely than this on a spot is left out of its reading's ``probs``: the referee
+# reads no board through it (``arbiter.referee.DOUBT_P``), and the journal need not keep it.
+PROB_LEAST = 1e-4
+
 
 @dataclass
 class Diagnostics:
@@ -160,7 +164,7 @@ class BoardReader:
                     odd_kind = kind
                 c = int(v.choice[j])
                 piece = None if c < 0 else Piece(*keys[c])
-                probs = {None if c2 == 0 else keys[c2 - 1]: float(p) for c2, p in enumerate(v.probs[j]) if p >= 1e-3}
+                probs = {None if c2 == 0 else keys[c2 - 1]: float(p) for c2, p in enumerate(v.probs[j]) if p >= PROB_LEAST}
                 points[name] = Reading(piece, float(v.confidence[j]), probs=probs)
         if len(unknown) == 1 and self.cal.family.patterns[odd_kind].lone_odd:
             # a gem mirroring the lamp whole, not a hand (``Pattern.lone_odd``): read as nearest

@@ -153,6 +153,9 @@ SETS = {
     # The twentieth: the same with a new seed, rendered beside blind19 and read once with the
     # same frozen reader.
     "blind20": dict(seed=23023, step_from=STEPS, rest=True, games=HANKY_ALONE),
+    # The twenty-first: the same with a new seed, rendered and read once with the reader frozen
+    # at 9b15685 (gem metals unchanged since bded8fd; the referee names only the doubted spots).
+    "blind21": dict(seed=26026, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The game set: whole games in order, each frame one step on from the last, under the
     # calibration's lamp moved a little (``play``), for the referee (``photoreal.py --game``).
     "game": dict(seed=3003, play=True, games=[
