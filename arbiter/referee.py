@@ -165,6 +165,7 @@ class _Pending:
     index: int = 0  # take-back: the history length to go back to
     since: float | None = None  # take-back, unclear: when the board was first seen
     board: tuple = ()  # unclear: the board as read, called illegal if held unchanged
+    seen: tuple = ()  # unclear: a step the doubted reading showed made (``Unclear.seen``)
 
 
 def _coarsen(value: Any, sees: str, to: str) -> Any:
@@ -202,6 +203,9 @@ class Unclear:
     explain it about equally: the indices of the spots on which the likeliest differs from its
     close rivals, so that the players are shown where to look, not every spot the reader doubted."""
     spots: tuple[int, ...]
+    # the single steps the doubted reading showed made (``Referee._doubted``): if two steps are
+    # then seen at once, in an order that either way leaves the same game, these went first
+    seen: tuple = ()
 
 
 class Referee:
@@ -293,7 +297,7 @@ class Referee:
         doubted = self._doubted(observation, okey)
         if doubted is not None:
             # only for a while: a board held as it is past ``doubt_hold_s`` is called illegal
-            self._pending = _Pending(UNCLEAR, since=t, board=nkey)
+            self._pending = _Pending(UNCLEAR, since=t, board=nkey, seen=doubted.seen)
             spots = tuple(self.spots[i] for i in doubted.spots)
             return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
                                                         f"(a reflection, or a piece off its point?). Nothing changed yet.")
@@ -385,8 +389,11 @@ class Referee:
         for cost, key in _flipped(okey, flips, MAX_FLIPS):
             if cost >= SURPRISE + MARGIN:
                 break
-            if self._match(key) is not None:
-                return Unclear(tuple(i for i in range(len(key)) if key[i] != okey[i]))
+            match = self._match(key)
+            if match is not None:
+                kind, what = match
+                seen = tuple(e.steps[0] for e in what if len(e.steps) == 1 and e.base == CURRENT) if kind == "found" else ()
+                return Unclear(tuple(i for i in range(len(key)) if key[i] != okey[i]), seen)
         return None
 
     def _outcome(self, match: tuple) -> tuple:
@@ -534,17 +541,43 @@ class Referee:
         if len(found) == 1:
             return found
         out, seen = [], set()
-        stacked = self.rules.stack_limit > 1  # stack() costs a position() per spot: only where pieces stack
         for e in found:
-            st = e.state
-            pos = st.position()
-            sig = (tuple(sorted(pos.items())), tuple(st.stack(s) for s in sorted(pos)) if stacked else (),
-                   tuple(sorted(st.captures().items())), st.to_move, st.phase, st.result,
-                   st.moves_left, tuple(sorted(e.lift.items())))
+            sig = self._game(e.state, e.lift)
             if sig not in seen:
                 seen.add(sig)
                 out.append(e)
         return out
+
+    def _game(self, st, lift: dict[str, Any]) -> tuple:
+        """What makes two explanations' ends one game: board, stacks, captures, player, phase."""
+        pos = st.position()
+        stacked = self.rules.stack_limit > 1  # stack() costs a position() per spot: only where pieces stack
+        return (tuple(sorted(pos.items())), tuple(st.stack(s) for s in sorted(pos)) if stacked else (),
+                tuple(sorted(st.captures().items())), st.to_move, st.phase, st.result,
+                st.moves_left, tuple(sorted(lift.items())))
+
+    def _in_order_seen(self, exp: Explanation) -> Explanation:
+        """``exp`` with its two steps the other way round, when a doubted look before it showed
+        the second made alone (``_Pending.seen``) and that order is legal and ends in the same
+        game: two moves of one turn seen at once are recorded in the order they were made, as
+        far as any look showed it. (A gem misread beside a Brain Hanky cluster leaves the frame
+        unclear; the next frame shows that cluster and the turn's second one together.)"""
+        p = self._pending
+        if p is None or p.kind != UNCLEAR or len(exp.steps) != 2 or exp.base != CURRENT:
+            return exp
+        first, second = exp.steps
+        if first in p.seen or second not in p.seen:
+            return exp
+        base = self.state
+        if base.why_illegal(second):
+            return exp
+        mid = base.play(second)
+        if mid.why_illegal(first):
+            return exp
+        end = mid.play(first)
+        if self._game(end, exp.lift) != self._game(exp.state, exp.lift):
+            return exp
+        return Explanation((second, first), (mid, end), dict(exp.lift), exp.base)
 
     # ------------------------------------------------------------------ accepting
     def _append(self, step: Step, state) -> None:
@@ -564,6 +597,7 @@ class Referee:
         self._groups = [g for g in self._groups if g.start < n]
 
     def _accept(self, exp: Explanation) -> Verdict:
+        exp = self._in_order_seen(exp)
         undone: tuple[Step, ...] = ()
         if exp.base == PREVIOUS:
             group = self._groups.pop()

@@ -106,13 +106,12 @@ def _stored_game_sets():
 # ``short``, steps left unclear at the game's end (game2's morabaraba: the last frame, a mill's
 # removal, which four rival readings came within the 20 times the referee asks: d5 still there,
 # 16 times less likely, or white's next man already on f4, e4 or d7); ``illegal``, frames called
-# illegal (none now; game3's Brain Hanky had two, a gem just placed, or beside the move, read
-# surely as the other metal, before its odds were made honest: unclear now); ``swapped``, steps
-# recorded in the other order (game3's Brain Hanky: the two moves of one turn, seen at once after
-# the first was left unclear; either order leaves the same game, and a board cannot show which
-# came first).
-GAME_MEASURED = {"game2": {"morabaraba-0": {"short": 1}},
-                 "game3": {"bhblue-0": {"swapped": 2}}}
+# illegal, and ``swapped``, steps recorded in the other order: none now. game3's Brain Hanky had
+# two illegal frames (a gem just placed, or beside the move, read surely as the other metal)
+# until the gems' odds were made honest (unclear now), and after the first the two moves of one
+# turn, seen at once, were recorded in the other order until the referee kept the order the
+# doubted look had shown (``Referee._in_order_seen``).
+GAME_MEASURED = {"game2": {"morabaraba-0": {"short": 1}}}
 
 
 @pytest.mark.parametrize("where", _stored_game_sets(), ids=lambda d: d.name)
@@ -125,11 +124,11 @@ def test_whole_photoreal_games_through_the_referee_accept_no_wrong_step(where):
     2026-11-26: ``game``: tapatan 15 of 15, nine men's morris 14 of 14, Brain Hanky 16 of 16;
     ``game2`` and ``game3``, each rendered after the reader was frozen and played once:
     morabaraba 23 of 24 (its last step unclear), saba 16 of 16, Brain Hanky 30 of 30; nine men's
-    morris 30 of 30, tapatan 17 of 17, Brain Hanky 40 of 40 (one turn's two moves recorded in
-    the other order). Two Brain Hanky frames with a gem read surely as the other metal were
-    called illegal until the reader's odds for gems named by their groups were made honest
-    (``classify.split_doubt``) and the referee let such a doubt stop an illegal call
-    (``Referee._doubted``): now they are unclear, naming that gem, and no frame is illegal."""
+    morris 30 of 30, tapatan 17 of 17, Brain Hanky 40 of 40. Two Brain Hanky frames with a gem
+    read surely as the other metal were called illegal until the reader's odds for gems named by
+    their groups were made honest (``classify.split_doubt``) and the referee let such a doubt
+    stop an illegal call (``Referee._doubted``): now they are unclear, naming that gem, no frame
+    is illegal, and the turn seen whole after one is recorded in the order it was made."""
     res = _harness().evaluate_game(where)
     assert res["games"], "no game setups"
     for name, g in res["games"].items():

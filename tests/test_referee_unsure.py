@@ -209,3 +209,28 @@ def test_a_session_shows_a_doubted_board_as_unclear_then_as_illegal_once_held():
     assert len(session.history) == 2 and session.referee.waiting_for == R.ILLEGAL
     shown = session.last_verdict
     assert shown.kind == R.ILLEGAL and "f4" in shown.points
+
+
+def test_two_moves_of_a_turn_seen_at_once_after_a_doubted_look_keep_the_order_that_look_showed():
+    """A Brain Hanky turn places two clusters, in either order. The look after the first showed
+    it made, with its gem read surely as the other metal (unclear); the next showed both. Either
+    order leaves the same game; the record keeps the one the doubted look showed, whichever the
+    explainer would have found first."""
+    g = engine.load("brain-hanky")
+    start = g.new()
+    a = start.parse("Oc3")
+    b = start.play(a).parse("Bd5")
+    both = start.play(a).play(b)
+    assert start.play(b).play(a).position() == both.position()
+    found = Referee(g, "colour").observe(reading(both.position(), game="brain-hanky")).steps
+    assert set(found) == {"Oc3", "Bd5"}
+    later, sooner = (start.parse(found[0]), start.parse(found[1]))  # the explainer's order, reversed
+    ref = Referee(g, "colour")
+    half = start.play(sooner).position()
+    gem = str(sooner)
+    misread = {gem: {(2, "gem"): 0.9997, (1, "gem"): 0.0003}}  # white's new gem read as gold
+    v = ref.observe(reading(half, misread, game="brain-hanky"))
+    assert v.kind == R.UNCLEAR and v.points == (gem,)
+    v = ref.observe(reading(both.position(), game="brain-hanky"))
+    assert v.kind == R.STEPS and v.steps == (str(sooner), str(later))
+    assert ref.state.position() == both.position() and ref.state.to_move == both.to_move

@@ -178,6 +178,11 @@ SETS = {
         ("tapatan", 1, "whole", (1280, 720), {}),
         ("brain-hanky", 1, 40, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
+    # The fourth: a Brain Hanky game of 24 steps, rendered after the gems' odds were made honest
+    # and the referee let a doubt stop an illegal call (6c4fbd3), and played once.
+    "game4": dict(seed=27027, play=True, rest=True, games=[
+        ("brain-hanky", 1, 24, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
+    ]),
 }
 
 COLOURS = {"white": (0.80, 0.80, 0.78), "black": (0.012, 0.012, 0.014), "red": (0.55, 0.03, 0.03),
