@@ -381,8 +381,8 @@ class Referee:
 
         "Something else happened" (``SURPRISE``) is then not clearly likelier than that legal
         reading (``MARGIN``), so the board is not called illegal, nor is anything accepted: a
-        glass gem read surely as the other metal is one such (on the photoreal renders about one
-        gem in a thousand read surely is wrong, ``vision.classify.split_doubt``), and the players
+        glass gem read surely as the other metal is one such (on the photoreal renders about 2 in
+        10000 gems read at 0.99 or surer are the other metal, ``vision.classify.split_doubt``), and the players
         are shown where to look rather than told that the pieces are wrong. Classes the reader
         gives at least ``DOUBT_P`` are tried, up to ``MAX_FLIPS`` spots at once."""
         flips = self._unsure_spots(observation, okey, least=DOUBT_P)

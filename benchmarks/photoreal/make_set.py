@@ -156,6 +156,9 @@ SETS = {
     # The twenty-first: the same with a new seed, rendered and read once with the reader frozen
     # at 9b15685 (gem metals unchanged since bded8fd; the referee names only the doubted spots).
     "blind21": dict(seed=26026, step_from=STEPS, rest=True, games=HANKY_ALONE),
+    # The twenty-second: the same with a new seed, rendered and read once with the reader frozen
+    # at 8ae2e8d (the gems' odds, split_share).
+    "blind22": dict(seed=28028, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The game set: whole games in order, each frame one step on from the last, under the
     # calibration's lamp moved a little (``play``), for the referee (``photoreal.py --game``).
     "game": dict(seed=3003, play=True, games=[
