@@ -378,23 +378,13 @@ def split_doubt(x: np.ndarray, split: np.ndarray, templates: np.ndarray, band: t
     out = np.zeros(len(split))
     axis = _hue_axis(templates, band) if len(templates) == 2 else None
     named = np.flatnonzero(split >= 0)
-    groups = [named[split[named] == c] for c in (0, 1)]
-    if axis is None or min(len(g) for g in groups) < 2:
+    high = split[named] == 1
+    if axis is None or min(int(high.sum()), int((~high).sum())) < 2:
         return out
     w, ft = axis
-    f = log_band(x[named], band) @ w
-    cls = split[named]
-    means = [float(f[cls == c].mean()) for c in (0, 1)]
-    sums = [float(((f[cls == c] - m) ** 2).sum()) for c, m in zip((0, 1), means)]
-    pooled = sum(sums) / len(f)
-    floor = 0.05 * float(ft[1] - ft[0])
-    fit = []
-    for c, m, ss in zip((0, 1), means, sums):
-        sd = max(float(_group_spread(ss, len(groups[c]), pooled)), floor)
-        fit.append(-np.log(sd) - (SPLIT_TAILS + 1) / 2 * np.log1p((f - m) ** 2 / (SPLIT_TAILS * sd * sd)))
-    own = np.where(cls == 1, fit[1], fit[0])
-    other = np.where(cls == 1, fit[0], fit[1])
-    out[named] = np.maximum(1.0 / (1.0 + np.exp(np.clip(own - other, -50.0, 50.0))), SPLIT_FLOOR)
+    low_fit, high_fit = _group_fits(log_band(x[named], band) @ w, high, 0.05 * float(ft[1] - ft[0]), SPLIT_TAILS)
+    own_over_other = np.where(high, high_fit - low_fit, low_fit - high_fit)
+    out[named] = np.maximum(1.0 / (1.0 + np.exp(np.clip(own_over_other, -50.0, 50.0))), SPLIT_FLOOR)
     return out
 
 
@@ -468,19 +458,30 @@ def _two_groups(fs: np.ndarray, cut: int, floor: float, rounds: int = 10) -> np.
     for _ in range(rounds):
         if high.all() or not high.any():
             return None
-        groups = (~high, high)
-        means = [float(fs[g].mean()) for g in groups]
-        sums = [float(((fs[g] - m) ** 2).sum()) for g, m in zip(groups, means)]
-        pooled = sum(sums) / len(fs)
-        fit = []
-        for g, m, ss in zip(groups, means, sums):
-            sd = max(float(_group_spread(ss, int(g.sum()), pooled)), floor)
-            fit.append(-np.log(sd) - (fs - m) ** 2 / (2 * sd * sd))
-        new = fit[1] > fit[0]
+        low_fit, high_fit = _group_fits(fs, high, floor)
+        new = high_fit > low_fit
         if np.array_equal(new, high):
             break
         high = new
     return high
+
+
+def _group_fits(fs: np.ndarray, high: np.ndarray, floor: float, tails: float | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's log likelihood (up to a constant) under the lower and the upper group's curve
+    (``high`` marks the upper group; each has its own mean and spread, drawn towards the pooled
+    one by ``SPREAD_PRIOR``, at least ``floor``): normal, or a Student t with ``tails`` degrees
+    of freedom. Both groups must have members."""
+    fits = []
+    groups = (~high, high)
+    means = [float(fs[g].mean()) for g in groups]
+    sums = [float(((fs[g] - m) ** 2).sum()) for g, m in zip(groups, means)]
+    pooled = sum(sums) / len(fs)
+    for g, m, ss in zip(groups, means, sums):
+        sd = max(float(_group_spread(ss, int(g.sum()), pooled)), floor)
+        z2 = (fs - m) ** 2 / (sd * sd)
+        fits.append(-np.log(sd) - (z2 / 2 if tails is None else (tails + 1) / 2 * np.log1p(z2 / tails)))
+    return fits[0], fits[1]
 
 
 def lamp_shift(x: np.ndarray, templates: np.ndarray, v: Verdicts, band: tuple[float, float] = (0.0, 1.0), *,
