@@ -99,6 +99,32 @@ def test_a_big_frame_whose_cut_explains_just_under_four_fifths_still_splits():
     assert list(split[:14]) == [0] * 14 and list(split[15:]) == [1] * 13
 
 
+def test_a_gold_gem_between_the_groups_goes_with_gold_when_gold_is_known_to_spread_wider():
+    """``split_pair``'s ``wide``: the hues of a blind photoreal frame's 28 gems (0 silver's look,
+    1 gold's), 14 silver from 0.08 to 0.37 and 14 gold, one at 0.65 mirroring the lamp over its
+    top and the others from 1.04 to 1.34. The two groups are as tight as each other here, and
+    taken as alike the gem at 0.65 is silver; gold's hue spreads about twice silver's in a frame
+    (over the stored sets' 412 frames with five or more of each), and taken so it is gold. The
+    rest are named alike either way, and a frame whose gold gems spread no wider is unchanged."""
+    silver = [0.08, 0.14, 0.16, 0.16, 0.18, 0.2, 0.2, 0.22, 0.25, 0.26, 0.28, 0.31, 0.34, 0.37]
+    gold = [0.65, 1.04, 1.05, 1.06, 1.06, 1.07, 1.08, 1.09, 1.1, 1.12, 1.13, 1.21, 1.25, 1.34]
+    owners = [0] * 14 + [1] * 14
+    x = _along(silver + gold)
+    alike = split_pair(x, verdicts(owners, [0] * 28), looks(), (0.0, 1.0))
+    wider = split_pair(x, verdicts(owners, [0] * 28), looks(), (0.0, 1.0), wide=2.0)
+    assert alike is not None and wider is not None
+    assert alike[14] == 0 and wider[14] == 1
+    assert list(wider) == owners and list(alike[:14]) == list(wider[:14])
+    # the doubt follows the same curves: the gem at 0.65, named gold, is still in some doubt
+    doubt = split_doubt(x, wider, looks(), (0.0, 1.0), wide=2.0)
+    assert doubt[14] > 0.05 and doubt[14] > 5 * max(doubt[i] for i in range(28) if i != 14)
+    # two groups that spread alike, far apart: named the same whichever is expected wider
+    even = [0.0, 0.05, -0.05, 0.02, -0.02, 0.04, 1.0, 1.05, 0.95, 1.02, 0.98, 1.04]
+    ev = [0] * 6 + [1] * 6
+    for wide in (1.0, 2.0, 5.0):
+        assert list(split_pair(_along(even), verdicts(ev, [0] * 12), looks(), (0.0, 1.0), wide=wide)) == ev
+
+
 def test_a_piece_between_the_groups_is_left_in_doubt_and_one_deep_in_its_group_nearly_not():
     """``split_doubt``: the groups name each piece, but how likely it is the other class follows
     from where its hue lies between them: a gem at 0.45 of the way from silver to gold, put with

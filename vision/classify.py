@@ -276,18 +276,21 @@ LAMP_HUE = (LAMP_HUE - LAMP_HUE.mean()) / np.linalg.norm(LAMP_HUE - LAMP_HUE.mea
 # entirely (k infinite) split gems worse: gold and silver differ along it too.
 LAMP_DISCOUNT = 10 / 11
 # Each group's spread in ``split_pair`` is estimated from its pieces plus this many pieces' worth
-# of the two groups' pooled spread. Gold gems spread more than silver ones (a gold tint on every
-# facet, moving with the lamp), and a silver gem mirroring the yellow rings round it can lie
-# between the groups, nearer silver: with each group's own spread alone the wide gold group took
-# three such gems of the photoreal sets. Drawn towards the pooled spread by half a piece's worth
-# two of them read silver, nothing else changed over the twelve stored sets, the game set and the
-# simulator's Brain Hanky rows; by a whole piece all three, but the simulator's gold gems leaning
-# towards silver then went silver in three frames (docs/photoreal.md): a narrow margin.
-SPREAD_PRIOR = 0.5
+# of the spread both groups show together, the one group's taken ``wide`` times the other's
+# (``_prior_variances``, ``Pattern.split_wide``). Gold gems spread more than silver ones (a gold
+# tint on every facet, moving with the lamp and the camera's tone curve), and a gem mirroring the
+# lamp over its top, or the rings round it, can lie between the groups. With each group's own
+# spread alone the wide gold group took three silver gems of the early photoreal sets; drawn
+# towards a pooled spread taken alike for both by half a piece's worth, two of them read silver
+# (0.5 stood until 2026-11-27). Alike, a stronger pull is worse (the 24 stored sets' gems split
+# wrong in 11 frames at 0.5, 17 at 2, 20 at 5): it narrows gold's group and widens silver's. With
+# gold taken twice as wide (its measured ratio) 2 split 8 wrong and 5 split 8, against 11 at 0.5;
+# through the whole reader the sets read 573 of 581 Brain Hanky frames right at 2, 572 at 5.
+SPREAD_PRIOR = 2.0
 
 
-def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[float, float] = (0.0, 1.0)
-               ) -> np.ndarray | None:
+def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[float, float] = (0.0, 1.0),
+               wide: float = 1.0) -> np.ndarray | None:
     """For a kind with two piece classes: each occupied spot's class found by splitting this
     frame's pieces in two along the hue that tells the two looks apart; None when the frame
     does not show two clear groups (then the templates decide).
@@ -304,7 +307,9 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     spread (``_two_groups``); the split is used only if the cut explains ``split_share`` of the
     spread, the groups' means lie ``SPLIT_GAP`` of the looks' difference apart, and each group
     has two pieces or more (fewer say nothing about groups). The lower group is the class whose
-    look lies lower. Returns an (n,) array of class indices (-1 for empty)."""
+    look lies lower. ``wide``: how many times the lower group's spread the upper one's is
+    expected to be (``Pattern.split_wide``; the second class's look always lies upper). Returns
+    an (n,) array of class indices (-1 for empty)."""
     if len(templates) != 2:
         return None
     occ = np.flatnonzero(v.choice >= 0)
@@ -334,11 +339,11 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     floor = 0.05 * float(ft[1] - ft[0])
     # where the two groups, each with its own spread, are likeliest: Otsu's cut assumes one
     # spread for both and may cut into the wider group
-    pooled = (left + right) / n
-    sd_left, sd_right = _group_spread(left, k, pooled), _group_spread(right, n - k, pooled)
+    low_prior, high_prior = _prior_variances(left, right, n, wide)
+    sd_left, sd_right = _group_spread(left, k, low_prior), _group_spread(right, n - k, high_prior)
     nll = k * np.log(np.maximum(sd_left, floor)) + (n - k) * np.log(np.maximum(sd_right, floor))
     cut = int(k[int(np.argmin(nll))])
-    high = _two_groups(fs, cut, floor=floor)
+    high = _two_groups(fs, cut, floor=floor, wide=wide)
     if high is None or min(int(high.sum()), int((~high).sum())) < 2:
         return None
     if float(fs[high].mean() - fs[~high].mean()) < SPLIT_GAP * float(ft[1] - ft[0]):
@@ -364,8 +369,8 @@ SPLIT_TAILS = 4.0
 SPLIT_FLOOR = 2e-4
 
 
-def split_doubt(x: np.ndarray, split: np.ndarray, templates: np.ndarray, band: tuple[float, float] = (0.0, 1.0)
-                ) -> np.ndarray:
+def split_doubt(x: np.ndarray, split: np.ndarray, templates: np.ndarray, band: tuple[float, float] = (0.0, 1.0),
+                wide: float = 1.0) -> np.ndarray:
     """(n,) how likely each piece named by ``split`` (``split_pair``) belongs to the other group:
     its hue along the line that tells the two looks apart, under each group's curve (its mean
     and spread as ``_two_groups`` takes them, heavy-tailed: ``SPLIT_TAILS``); 0 for empty spots,
@@ -382,7 +387,8 @@ def split_doubt(x: np.ndarray, split: np.ndarray, templates: np.ndarray, band: t
     if axis is None or min(int(high.sum()), int((~high).sum())) < 2:
         return out
     w, ft = axis
-    low_fit, high_fit = _group_fits(log_band(x[named], band) @ w, high, 0.05 * float(ft[1] - ft[0]), SPLIT_TAILS)
+    low_fit, high_fit = _group_fits(log_band(x[named], band) @ w, high, 0.05 * float(ft[1] - ft[0]), SPLIT_TAILS,
+                                     wide=wide)
     own_over_other = np.where(high, high_fit - low_fit, low_fit - high_fit)
     out[named] = np.maximum(1.0 / (1.0 + np.exp(np.clip(own_over_other, -50.0, 50.0))), SPLIT_FLOOR)
     return out
@@ -440,25 +446,34 @@ def named_by_hue(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[
     return out
 
 
-def _group_spread(sum_sq, count, pooled):
+def _prior_variances(low_sum_sq, high_sum_sq, n, wide: float = 1.0):
+    """The variances the lower and the upper group's spreads are drawn towards: one scale from
+    both groups' sums of squared deviations (``n`` pieces in all), the upper group's ``wide``
+    times the lower's in spread (arrays or floats)."""
+    low = (low_sum_sq + high_sum_sq / (wide * wide)) / n
+    return low, low * (wide * wide)
+
+
+def _group_spread(sum_sq, count, prior):
     """A group's spread from its sum of squared deviations over ``count`` pieces, drawn towards
-    the two groups' ``pooled`` variance by ``SPREAD_PRIOR`` pieces' worth (arrays or floats)."""
-    return np.sqrt(np.maximum((sum_sq + SPREAD_PRIOR * pooled) / (count + SPREAD_PRIOR), 0.0))
+    the ``prior`` variance (``_prior_variances``) by ``SPREAD_PRIOR`` pieces' worth (arrays or
+    floats)."""
+    return np.sqrt(np.maximum((sum_sq + SPREAD_PRIOR * prior) / (count + SPREAD_PRIOR), 0.0))
 
 
-def _two_groups(fs: np.ndarray, cut: int, floor: float, rounds: int = 10) -> np.ndarray | None:
+def _two_groups(fs: np.ndarray, cut: int, floor: float, rounds: int = 10, wide: float = 1.0) -> np.ndarray | None:
     """Sorted values ``fs`` in two groups, starting from the cut at ``cut``: each value goes to the
     group under whose normal curve (its own mean and spread, at least ``floor``) it is likelier,
     until nothing moves. One group's pieces may vary more than the other's (yellow rings whose
     gloss catches the lamp, against white ones that stay white), which a cut at equal distance
-    from the two means would split wrongly; each spread is drawn towards the pooled one by
-    ``SPREAD_PRIOR`` pieces' worth. Returns a mask of the upper group, or None if one group
-    empties."""
+    from the two means would split wrongly; each spread is drawn towards the pooled one, the
+    upper group's taken ``wide`` times the lower's, by ``SPREAD_PRIOR`` pieces' worth. Returns a
+    mask of the upper group, or None if one group empties."""
     high = np.arange(len(fs)) >= cut
     for _ in range(rounds):
         if high.all() or not high.any():
             return None
-        low_fit, high_fit = _group_fits(fs, high, floor)
+        low_fit, high_fit = _group_fits(fs, high, floor, wide=wide)
         new = high_fit > low_fit
         if np.array_equal(new, high):
             break
@@ -466,19 +481,19 @@ def _two_groups(fs: np.ndarray, cut: int, floor: float, rounds: int = 10) -> np.
     return high
 
 
-def _group_fits(fs: np.ndarray, high: np.ndarray, floor: float, tails: float | None = None
+def _group_fits(fs: np.ndarray, high: np.ndarray, floor: float, tails: float | None = None, wide: float = 1.0
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Each value's log likelihood (up to a constant) under the lower and the upper group's curve
     (``high`` marks the upper group; each has its own mean and spread, drawn towards the pooled
-    one by ``SPREAD_PRIOR``, at least ``floor``): normal, or a Student t with ``tails`` degrees
-    of freedom. Both groups must have members."""
+    one by ``SPREAD_PRIOR``, the upper group's ``wide`` times the lower's, at least ``floor``):
+    normal, or a Student t with ``tails`` degrees of freedom. Both groups must have members."""
     fits = []
     groups = (~high, high)
     means = [float(fs[g].mean()) for g in groups]
     sums = [float(((fs[g] - m) ** 2).sum()) for g, m in zip(groups, means)]
-    pooled = sum(sums) / len(fs)
-    for g, m, ss in zip(groups, means, sums):
-        sd = max(float(_group_spread(ss, int(g.sum()), pooled)), floor)
+    priors = _prior_variances(sums[0], sums[1], len(fs), wide)
+    for g, m, ss, prior in zip(groups, means, sums, priors):
+        sd = max(float(_group_spread(ss, int(g.sum()), prior)), floor)
         z2 = (fs - m) ** 2 / (sd * sd)
         fits.append(-np.log(sd) - (z2 / 2 if tails is None else (tails + 1) / 2 * np.log1p(z2 / tails)))
     return fits[0], fits[1]
@@ -653,7 +668,7 @@ UNLIKE_FLOOR = 0.1
 
 
 def split_pieces(d: np.ndarray, v: Verdicts, x: np.ndarray, templates: np.ndarray,
-                 band: tuple[float, float] = (0.0, 1.0)) -> np.ndarray | None:
+                 band: tuple[float, float] = (0.0, 1.0), wide: float = 1.0) -> np.ndarray | None:
     """``split_pair`` of a frame's pieces, counting among them the spots read as empty that look
     nothing like its empty ones (``unlike_empty``: silver gems under a lamp far warmer than
     calibration's). The pieces read as such are named by the split of those pieces alone when
@@ -672,13 +687,13 @@ def split_pieces(d: np.ndarray, v: Verdicts, x: np.ndarray, templates: np.ndarra
     unlike the empty squares; the 2 read as silver and a gold gem leaning cool made a group of
     3, and that gold gem was read as silver, which the split counting the 9 put right (over the
     fifteen stored sets, no other frame's reading changed)."""
-    alone = split_pair(x, v, templates, band)
+    alone = split_pair(x, v, templates, band, wide)
     odd = unlike_empty(d, v)
     if not odd.any():
         return alone
     pieces = Verdicts(np.where(odd, np.argmin(d[:, 1:], axis=1), v.choice), v.best, v.second, v.confidence,
                       v.probs)
-    counted = split_pair(x, pieces, templates, band)
+    counted = split_pair(x, pieces, templates, band, wide)
     if counted is None or alone is None:
         return alone if counted is None else counted
     if odd.sum() > np.bincount(alone[alone >= 0], minlength=2).min():

@@ -159,6 +159,10 @@ SETS = {
     # The twenty-second: the same with a new seed, rendered and read once with the reader frozen
     # at 8ae2e8d (the gems' odds, split_share).
     "blind22": dict(seed=28028, step_from=STEPS, rest=True, games=HANKY_ALONE),
+    # The twenty-third: the same with a new seed, rendered while the groups' spreads were given
+    # their measured ratio (a gold gem's hue spreads twice a silver one's, ``Pattern.split_wide``)
+    # and read once with the reader frozen after that change.
+    "blind23": dict(seed=29029, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The game set: whole games in order, each frame one step on from the last, under the
     # calibration's lamp moved a little (``play``), for the referee (``photoreal.py --game``).
     "game": dict(seed=3003, play=True, games=[
