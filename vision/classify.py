@@ -307,9 +307,9 @@ def split_pair(x: np.ndarray, v: Verdicts, templates: np.ndarray, band: tuple[fl
     spread (``_two_groups``); the split is used only if the cut explains ``split_share`` of the
     spread, the groups' means lie ``SPLIT_GAP`` of the looks' difference apart, and each group
     has two pieces or more (fewer say nothing about groups). The lower group is the class whose
-    look lies lower. ``wide``: how many times the lower group's spread the upper one's is
-    expected to be (``Pattern.split_wide``; the second class's look always lies upper). Returns
-    an (n,) array of class indices (-1 for empty)."""
+    look lies lower. ``wide``: the upper group's spread expected, as a multiple of the lower
+    group's (``Pattern.split_wide``; the second class's look always lies upper). Returns an
+    (n,) array of class indices (-1 for empty)."""
     if len(templates) != 2:
         return None
     occ = np.flatnonzero(v.choice >= 0)
