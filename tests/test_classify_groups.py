@@ -506,6 +506,10 @@ def test_too_few_gems_to_group_are_named_by_a_plain_hue_and_the_middle_left_to_t
     assert list(named.choice) == [-1] * 6 + [0, 0, 1]
     four = verdicts(owners + [1], [0] * 6 + [1, 1, 1, 1])
     assert named_by_hue(_along([0.0] * 6 + [-0.1, 0.05, 0.47, 1.0]), four, looks(), (0.0, 1.0)) is None
+    # blind23's three gems under a 3030 K lamp: the gold one at 0.69, read silver by the looks in
+    # the white rings' tint, is named gold by its hue; a silver one at 0.3 is still plainly silver
+    x = _along([0.0] * 6 + [-0.12, 0.3, 0.69])
+    assert list(named_by_hue(x, verdicts(owners, [0] * 9), looks(), (0.0, 1.0))) == [-1] * 6 + [0, 0, 1]
 
 
 def test_a_spot_read_as_a_gem_that_shows_the_print_under_it_only_shaded_is_empty():

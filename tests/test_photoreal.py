@@ -231,7 +231,7 @@ def every_set():
 @pytest.mark.parametrize("family", [
     "HTJB",
     pytest.param("brain-hanky (blue cloth)", marks=pytest.mark.xfail(
-        strict=False, reason="Brain Hanky misses the frames fully right: 98.5% (602 of 611) over the "
+        strict=False, reason="Brain Hanky misses the frames fully right: 98.7% (603 of 611) over the "
                              "twenty-five sets on 2026-11-27 where 99% is asked, nearly each miss a gem put with "
                              "the other metal or a ring under a window (docs/photoreal.md)")),
 ])
@@ -304,6 +304,10 @@ ONCE_MISREAD = [
     ("blind15", "bhblue-1/f02.jpg"),
     ("blind20", "bhblue-3/f07.jpg"),
     ("blind22", "bhblue-1/f02.jpg"),
+    # three gems under a 3030 K lamp, too few to group: the gold one at 0.69 of the way from
+    # silver's look to gold's, left to the looks in the rings' tint and read silver, is named by
+    # its hue (``classify.HUE_SURE``)
+    ("blind23", "bhblue-2/f07.jpg"),
 ]
 
 
