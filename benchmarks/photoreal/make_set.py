@@ -163,6 +163,9 @@ SETS = {
     # their measured ratio (a gold gem's hue spreads twice a silver one's, ``Pattern.split_wide``)
     # and read once with the reader frozen after that change.
     "blind23": dict(seed=29029, step_from=STEPS, rest=True, games=HANKY_ALONE),
+    # The twenty-fourth: the same with a new seed, rendered and read once with the reader frozen
+    # at fc08481 (blind23's miss mended: gems too few to group named by their hue within 0.35).
+    "blind24": dict(seed=30030, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The game set: whole games in order, each frame one step on from the last, under the
     # calibration's lamp moved a little (``play``), for the referee (``photoreal.py --game``).
     "game": dict(seed=3003, play=True, games=[
