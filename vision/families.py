@@ -239,8 +239,8 @@ HANKY_RING = Pattern.annulus((0.085, 0.105, 0.125, 0.14), 12, 0.14, ordered=True
 # frame's rings split right either way, and expected so wide, the simulator's yellow rings at
 # 640x480 took white ones in two more frames: the rings keep 1.)
 HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True, split=True,
-                         split_band=(0.0, 0.5), split_wide=2.0, lone_odd=True, fill_clipped=True, lamp_from="ring",
-                         join_band=(0.0, 0.1), hue_alone=True, print_under=True, print_far=6.0)
+                         split_band=(0.0, 0.5), split_wide=2.0, lone_odd=True, fill_clipped=True,
+                         lamp_from="ring", join_band=(0.0, 0.1), hue_alone=True, print_under=True, print_far=6.0)
 
 def _classes(game) -> tuple[PieceClass, ...]:
     """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""

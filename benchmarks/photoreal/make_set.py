@@ -161,7 +161,7 @@ SETS = {
     "blind22": dict(seed=28028, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The twenty-third: the same with a new seed, rendered while the groups' spreads were given
     # their measured ratio (a gold gem's hue spreads twice a silver one's, ``Pattern.split_wide``)
-    # and read once with the reader frozen after that change.
+    # and read once with the reader frozen at 7a9aa67, after that change.
     "blind23": dict(seed=29029, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The twenty-fourth: the same with a new seed, rendered and read once with the reader frozen
     # at fc08481 (blind23's miss mended: gems too few to group named by their hue within 0.35).
