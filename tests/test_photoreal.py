@@ -308,6 +308,13 @@ ONCE_MISREAD = [
     # silver's look to gold's, left to the looks in the rings' tint and read silver, is named by
     # its hue (``classify.HUE_SURE``)
     ("blind23", "bhblue-2/f07.jpg"),
+    # silver gems between the groups (one mirroring the yellow rings round it, one the farthest
+    # any silver gem of the sets strays), put with the gold group until the groups were told by
+    # samples taken unblurred (``Pattern.sharp``); the third is the twin a stop darker that
+    # ``arbiter play`` reads
+    ("blind8", "bhblue-0/f05.jpg"),
+    ("blind14", "bhblue-3/f02.jpg"),
+    ("blind17", "bhblue-2/f08-s1.jpg"),
 ]
 
 

@@ -405,8 +405,10 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
                 v = decide(d, cal.scale)
         if in_frame and len(T):
             split = None
+            # what the split compares: the tops as sampled, or unblurred (``Pattern.sharp``)
+            by = rel.unblurred[kind] if rel.unblurred and kind in rel.unblurred else top
             if pat.split:
-                split = split_pieces(d, v, top, T, pat.split_band, pat.split_wide)
+                split = split_pieces(d, v, by, T, pat.split_band, pat.split_wide)
             if split is not None:
                 # the pieces' own groups: the templates follow them, and they name each piece
                 v = Verdicts(split, v.best, v.second, np.where(split >= 0, 1.0, v.confidence), v.probs)
@@ -419,7 +421,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
             d = _measure(x, empty, adapt(top, L, v), tint, top=top, **look)
             v = decide(d, cal.scale)
             if split is not None:
-                v = follow_split(v, split, d, split_doubt(top, split, T, pat.split_band, pat.split_wide))
+                v = follow_split(v, split, d, split_doubt(by, split, T, pat.split_band, pat.split_wide))
             elif pat.hue_alone:
                 # too few to group: the pieces whose hue is plain are named by it
                 hue = named_by_hue(top, v, T, pat.split_band)

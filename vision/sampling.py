@@ -136,6 +136,8 @@ class Samples:
     probe_spread: np.ndarray  # (P,) max-min over the probe's patch, relative to its mean
     tops: dict[str, np.ndarray] | None = None  # None: the same as ``spots`` (nothing lifted)
     ink: np.ndarray | None = None  # (M, 3) on the printed lines (``Family.ink``)
+    # per kind with ``Pattern.sharp`` (n, K, 3): the tops' samples from the picture unblurred
+    unblurred: dict[str, np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         if self.tops is None:
@@ -156,6 +158,8 @@ class Relative:
     light: dict[str, np.ndarray] | None = None
     # (M, 3): the printed lines' ink (``Family.ink``) relative to the board beside it
     ink: np.ndarray | None = None
+    # per kind with ``Pattern.sharp``: ``top`` sampled from the picture unblurred
+    unblurred: dict[str, np.ndarray] | None = None
 
 
 def lift(H: np.ndarray, frame_size: tuple[int, int], xy: np.ndarray, heights: np.ndarray) -> np.ndarray | None:
@@ -252,7 +256,14 @@ def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray, lifted: 
     mean = probe_patches.mean(axis=1)
     grey = probe_patches.mean(axis=2)
     spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
-    return Samples(spots, mean, spread, tops, ink)
+    sharp = [k for k in layout.groups if layout.family.patterns[k].sharp]
+    unblurred = None
+    if sharp:
+        plain = fetch(image, pts)
+        plain[outside] = np.nan
+        plain_tops = layout.split(plain, lifted is not None)[1]
+        unblurred = {k: plain_tops[k] for k in sharp}
+    return Samples(spots, mean, spread, tops, ink, unblurred)
 
 
 def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
@@ -325,8 +336,14 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
         if pat.fill_clipped:
             top = {**top, k: _fill_clipped(samples.tops[k], top[k])}
     ink = None if samples.ink is None or not len(samples.ink) else samples.ink / scale[layout.ink_near]
+    unblurred = None
+    if samples.unblurred:
+        unblurred = {}
+        for k, raw in samples.unblurred.items():
+            rel = raw / scale[layout.groups[k]][:, None, :]
+            unblurred[k] = _fill_clipped(raw, rel) if layout.family.patterns[k].fill_clipped else rel
     return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
-                    {k: light[idx] for k, idx in layout.groups.items()}, ink), ratio
+                    {k: light[idx] for k, idx in layout.groups.items()}, ink, unblurred), ratio
 
 
 def _fill_clipped(raw: np.ndarray, rel: np.ndarray) -> np.ndarray:
