@@ -34,6 +34,17 @@ def test_a_sharp_kind_is_also_sampled_from_the_picture_unblurred():
     assert np.abs(s.tops["gem"] - want).mean() > 20
 
 
+def test_the_unblurred_samples_of_lifted_pieces_are_round_their_tops():
+    family, layout, image, H = _frame_and_layout("brain-hanky")
+    lift = np.tile([0.02, -0.05], (len(family.xy), 1))  # each top seen a little up and aside
+    s = sampling.take(layout, image, H, lift)
+    gem = layout.groups["gem"]
+    at = sampling.project(H, (layout.spot_at[gem] + lift[gem])[:, None, :] + family.patterns["gem"].offsets[None])
+    np.testing.assert_allclose(s.unblurred["gem"], sampling.fetch(image, at.reshape(-1, 2)).reshape(
+        s.unblurred["gem"].shape))
+    assert not np.allclose(s.unblurred["gem"], sampling.take(layout, image, H).unblurred["gem"])
+
+
 def test_a_kind_without_sharp_has_no_unblurred_samples():
     family, layout, image, H = _frame_and_layout("nine-mens-morris")
     assert not any(p.sharp for p in family.patterns.values())

@@ -106,6 +106,17 @@ class Layout:
         parts.append(self.ink_at)
         return np.concatenate(parts)
 
+    def top_slices(self, lifted: bool = False) -> dict[str, slice]:
+        """{kind: where its samples round the pieces' tops lie in ``sample_points``} (the spots'
+        own samples when not ``lifted``)."""
+        sizes = [len(idx) * len(self.family.patterns[k].offsets) for k, idx in self.groups.items()]
+        at = sum(sizes) if lifted else 0
+        out = {}
+        for k, n in zip(self.groups, sizes):
+            out[k] = slice(at, at + n)
+            at += n
+        return out
+
     def split(self, values: np.ndarray, lifted: bool = False):
         """Cut the fetched colours back into {kind: (n, K, 3)} at the spots, the same at the
         pieces' tops (the spots again when not ``lifted``), probes (P, patch, 3) and ink (M, 3)."""
@@ -256,13 +267,12 @@ def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray, lifted: 
     mean = probe_patches.mean(axis=1)
     grey = probe_patches.mean(axis=2)
     spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
-    sharp = [k for k in layout.groups if layout.family.patterns[k].sharp]
     unblurred = None
-    if sharp:
-        plain = fetch(image, pts)
-        plain[outside] = np.nan
-        plain_tops = layout.split(plain, lifted is not None)[1]
-        unblurred = {k: plain_tops[k] for k in sharp}
+    for k, where in layout.top_slices(lifted is not None).items():
+        if layout.family.patterns[k].sharp:
+            plain = fetch(image, pts[where])
+            plain[outside[where]] = np.nan
+            unblurred = {**(unblurred or {}), k: plain.reshape(tops[k].shape)}
     return Samples(spots, mean, spread, tops, ink, unblurred)
 
 
