@@ -166,9 +166,12 @@ SETS = {
     # The twenty-fourth: the same with a new seed, rendered and read once with the reader frozen
     # at fc08481 (blind23's miss mended: gems too few to group named by their hue within 0.35).
     "blind24": dict(seed=30030, step_from=STEPS, rest=True, games=HANKY_ALONE),
-    # blind25: the same recipe, rendered while the gems' split was moved to unblurred samples
-    # (``Pattern.sharp``) and read once with the reader frozen after it.
+    # The twenty-fifth: the same with a new seed, rendered while the gems' groups were moved to
+    # samples taken unblurred (``Pattern.sharp``) and read once with the reader frozen at 98585fd.
     "blind25": dict(seed=31031, step_from=STEPS, rest=True, games=HANKY_ALONE),
+    # The twenty-sixth: the same with a new seed, rendered and read once with the reader frozen
+    # at 98585fd, as blind25.
+    "blind26": dict(seed=32032, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The game set: whole games in order, each frame one step on from the last, under the
     # calibration's lamp moved a little (``play``), for the referee (``photoreal.py --game``).
     "game": dict(seed=3003, play=True, games=[
