@@ -41,7 +41,7 @@ bench-serial: $(STAMP)
 # 2500 pictures at half a minute to a minute each on 2 cores, so 17-25 hours for all of them and
 # about an hour for one blind set: PHOTOREAL_SETS=blind12; docs/photoreal.md). Needs blender:
 # `sudo apt-get install blender`.
-PHOTOREAL_SETS ?= dev holdout blind blind2 blind3 blind4 blind5 blind6 blind7 blind8 blind9 blind10 blind11 blind12 blind13 blind14 blind15 blind16 blind17 blind18 blind19 blind20 blind21 blind22 blind23 blind24 blind25 game game2 game3 game4
+PHOTOREAL_SETS ?= dev holdout blind blind2 blind3 blind4 blind5 blind6 blind7 blind8 blind9 blind10 blind11 blind12 blind13 blind14 blind15 blind16 blind17 blind18 blind19 blind20 blind21 blind22 blind23 blind24 blind25 blind26 game game2 game3 game4
 photoreal: $(STAMP)
 	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
 	for s in $(PHOTOREAL_SETS); do $(BIN)/python benchmarks/photoreal/make_set.py $$s --threads 2 || exit 1; done

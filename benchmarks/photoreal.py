@@ -49,7 +49,8 @@ DATA = ROOT / "benchmarks" / "data" / "photoreal"
 # The sets read for figures, in the order they are reported (the game set is read with --game).
 SCORED = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
           "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
-          "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25")
+          "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25",
+          "blind26")
 # The game sets, played through the referee with --game.
 GAME_SETS = ("game", "game2", "game3", "game4")
 TARGET_POINT_ERR = 0.05  # %

@@ -233,7 +233,7 @@ def test_the_issue_targets(every_set, family):
     """The issue's targets per family over every stored set, after the exposure steps: point
     error at most 0.05%, 99% of clear frames fully right, under 1% refused, no hand frame read.
     Measured 2026-11-27: HTJB 0.022%, 99.6% of 482, none refused, 0/101; Brain Hanky on the
-    blue cloth 0.003%, 99.1% (665 of 671, where 99% asks 665), none refused, 0/112. Brain Hanky
+    blue cloth 0.003%, 99.1% (692 of 698, where 99% asks 692), none refused, 0/121. Brain Hanky
     holds it by no frame to spare: one more frame misread fails it. As first read blind, the
     resting-piece sets' Brain Hanky frames were about 96% right (docs/photoreal.md)."""
     photoreal = _harness()

@@ -170,7 +170,7 @@ SETS = {
     # samples taken unblurred (``Pattern.sharp``) and read once with the reader frozen at 98585fd.
     "blind25": dict(seed=31031, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The twenty-sixth: the same with a new seed, rendered and read once with the reader frozen
-    # at 98585fd, as blind25.
+    # at 98585fd, as blind25 (its refused frames all had their darker twins).
     "blind26": dict(seed=32032, step_from=STEPS, rest=True, games=HANKY_ALONE),
     # The game set: whole games in order, each frame one step on from the last, under the
     # calibration's lamp moved a little (``play``), for the referee (``photoreal.py --game``).
