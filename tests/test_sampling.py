@@ -53,7 +53,6 @@ def test_a_kind_without_sharp_has_no_unblurred_samples():
 
 def test_unblurred_samples_are_made_relative_like_the_others_and_their_clipped_ones_filled():
     family, layout, image, H = _frame_and_layout("brain-hanky")
-    gem = layout.groups["gem"]
     s = sampling.take(layout, image, H)
     raw = s.unblurred["gem"]
     raw[0, :3] = 255.0  # a mirrored lamp over three samples of the first gem

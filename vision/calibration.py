@@ -406,7 +406,7 @@ def classify_all(cal: Calibration, layout: sampling.Layout, rel: sampling.Relati
         if in_frame and len(T):
             split = None
             # what the split compares: the tops as sampled, or unblurred (``Pattern.sharp``)
-            by = rel.unblurred[kind] if rel.unblurred and kind in rel.unblurred else top
+            by = (rel.unblurred or {}).get(kind, top)
             if pat.split:
                 split = split_pieces(d, v, by, T, pat.split_band, pat.split_wide)
             if split is not None:

@@ -106,32 +106,32 @@ class Layout:
         parts.append(self.ink_at)
         return np.concatenate(parts)
 
-    def top_slices(self, lifted: bool = False) -> dict[str, slice]:
-        """{kind: where its samples round the pieces' tops lie in ``sample_points``} (the spots'
-        own samples when not ``lifted``)."""
-        sizes = [len(idx) * len(self.family.patterns[k].offsets) for k, idx in self.groups.items()]
-        at = sum(sizes) if lifted else 0
+    def _kind_slices(self, at: int) -> dict[str, slice]:
+        """{kind: where its spots' samples lie in ``sample_points``}, the first starting at ``at``."""
         out = {}
-        for k, n in zip(self.groups, sizes):
+        for k, idx in self.groups.items():
+            n = len(idx) * len(self.family.patterns[k].offsets)
             out[k] = slice(at, at + n)
             at += n
         return out
 
+    def top_slices(self, lifted: bool = False) -> dict[str, slice]:
+        """{kind: where its samples round the pieces' tops lie in ``sample_points``} (the spots'
+        own samples when not ``lifted``)."""
+        spots = self._kind_slices(0)
+        return self._kind_slices(next(reversed(spots.values())).stop) if lifted else spots
+
     def split(self, values: np.ndarray, lifted: bool = False):
         """Cut the fetched colours back into {kind: (n, K, 3)} at the spots, the same at the
         pieces' tops (the spots again when not ``lifted``), probes (P, patch, 3) and ink (M, 3)."""
-        out, at = {}, 0
-        for k, idx in self.groups.items():
-            kk = len(self.family.patterns[k].offsets)
-            out[k] = values[at:at + len(idx) * kk].reshape(len(idx), kk, 3)
-            at += len(idx) * kk
-        tops = out
-        if lifted:
-            tops = {}
-            for k, idx in self.groups.items():
-                kk = len(self.family.patterns[k].offsets)
-                tops[k] = values[at:at + len(idx) * kk].reshape(len(idx), kk, 3)
-                at += len(idx) * kk
+        def cut(slices: dict[str, slice]) -> dict[str, np.ndarray]:
+            return {k: values[w].reshape(len(self.groups[k]), len(self.family.patterns[k].offsets), 3)
+                    for k, w in slices.items()}
+
+        out = cut(self._kind_slices(0))
+        top_at = self.top_slices(lifted)
+        tops = cut(top_at) if lifted else out
+        at = next(reversed(top_at.values())).stop
         n_ink = len(self.family.ink)
         probes = values[at:len(values) - n_ink].reshape(len(self.probes), len(PROBE_PATCH), 3)
         return out, tops, probes, values[len(values) - n_ink:]
@@ -267,13 +267,10 @@ def take(layout: Layout, image: np.ndarray, board_to_image: np.ndarray, lifted: 
     mean = probe_patches.mean(axis=1)
     grey = probe_patches.mean(axis=2)
     spread = (grey.max(axis=1) - grey.min(axis=1)) / np.maximum(grey.mean(axis=1), 1.0)
-    unblurred = None
-    for k, where in layout.top_slices(lifted is not None).items():
-        if layout.family.patterns[k].sharp:
-            plain = fetch(image, pts[where])
-            plain[outside[where]] = np.nan
-            unblurred = {**(unblurred or {}), k: plain.reshape(tops[k].shape)}
-    return Samples(spots, mean, spread, tops, ink, unblurred)
+    # the sharp kinds' tops again, from the picture itself (``fetch`` leaves what is outside NaN)
+    unblurred = {k: fetch(image, pts[w]).reshape(tops[k].shape)
+                 for k, w in layout.top_slices(lifted is not None).items() if layout.family.patterns[k].sharp}
+    return Samples(spots, mean, spread, tops, ink, unblurred or None)
 
 
 def candidate_probes(family: Family, board, limit: int = 700) -> np.ndarray:
@@ -340,18 +337,15 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     light = np.nanmedian(ratio[layout.near], axis=1)  # (N, 3)
     scale = np.maximum(light * background, 1e-3)
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
-    top = base if samples.tops is samples.spots else {
-        k: samples.tops[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
-    for k, pat in layout.family.patterns.items():
-        if pat.fill_clipped:
-            top = {**top, k: _fill_clipped(samples.tops[k], top[k])}
+
+    def as_top(k: str, raw: np.ndarray) -> np.ndarray:
+        """A kind's samples round the pieces' tops, relative, the lamp's clipped ones filled."""
+        rel = base[k] if raw is samples.spots[k] else raw / scale[layout.groups[k]][:, None, :]
+        return _fill_clipped(raw, rel) if layout.family.patterns[k].fill_clipped else rel
+
+    top = {k: as_top(k, raw) for k, raw in samples.tops.items()}
+    unblurred = {k: as_top(k, raw) for k, raw in samples.unblurred.items()} if samples.unblurred else None
     ink = None if samples.ink is None or not len(samples.ink) else samples.ink / scale[layout.ink_near]
-    unblurred = None
-    if samples.unblurred:
-        unblurred = {}
-        for k, raw in samples.unblurred.items():
-            rel = raw / scale[layout.groups[k]][:, None, :]
-            unblurred[k] = _fill_clipped(raw, rel) if layout.family.patterns[k].fill_clipped else rel
     return Relative(base, top, {k: scale[idx] for k, idx in layout.groups.items()},
                     {k: light[idx] for k, idx in layout.groups.items()}, ink, unblurred), ratio
 
