@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal bench-photoreal
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal photoreal-fetch bench-photoreal
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,16 @@ PHOTOREAL_SETS ?= dev holdout blind blind2 blind3 blind4 blind5 blind6 blind7 bl
 photoreal: $(STAMP)
 	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
 	for s in $(PHOTOREAL_SETS); do $(BIN)/python benchmarks/photoreal/make_set.py $$s --threads 2 || exit 1; done
+
+# The stored photoreal sets that have left the work tree (docs/photoreal.md), brought back from
+# the last commit that held them all. They come back as untracked files (benchmarks/data/photoreal/
+# is ignored, so they are never committed again) and the index is not touched. In a clone made
+# with --filter=blob:none git downloads their pictures now (about 650 MB).
+PHOTOREAL_FROM := 6b1a4d4
+photoreal-fetch:
+	@git cat-file -e $(PHOTOREAL_FROM)^{commit} 2>/dev/null || { echo "this clone does not hold commit $(PHOTOREAL_FROM): clone without --depth (git fetch --unshallow), then run make photoreal-fetch again"; exit 2; }
+	git restore --source=$(PHOTOREAL_FROM) --worktree -- benchmarks/data/photoreal
+	@echo "photoreal sets restored in benchmarks/data/photoreal (untracked; make bench-photoreal reads them)"
 
 # The camera reader on the photoreal sets: calibrate each setup, read every frame, score, pool per family
 # (about 2 minutes).

@@ -523,10 +523,15 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     say = None if args.quiet else (lambda m: print("  " + m, flush=True))
     results = []
+    if not args.sets:
+        missing = [n for n in (GAME_SETS if args.game else SCORED) if not (DATA / n / "set.json").exists()]
+        if missing:
+            print(f"{len(missing)} stored sets are not in the work tree ({', '.join(missing)}): the figures below "
+                  "pool only the others. `make photoreal-fetch` brings them back from git history.", file=sys.stderr)
     if args.game:
         dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in GAME_SETS) if (d / "set.json").exists()]
         if not dirs:
-            print(f"no photoreal game sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)
+            print(f"no photoreal game sets in {DATA}: bring them back with `make photoreal-fetch`, or render them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
             res = evaluate_game(d, progress=say)
@@ -537,7 +542,7 @@ def main(argv=None) -> int:
     else:
         dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in SCORED) if (d / "set.json").exists()]
         if not dirs:
-            print(f"no photoreal sets in {DATA}: make them with `make photoreal` (needs blender)", file=sys.stderr)
+            print(f"no photoreal sets in {DATA}: bring them back with `make photoreal-fetch`, or render them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
             res = evaluate(d, progress=say, locate=args.locate, only=args.only)
