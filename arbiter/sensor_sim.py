@@ -130,21 +130,17 @@ class SensorRig:
         return self.reader
 
     def _handshake(self) -> None:
-        """``SensorLink.open`` in lockstep: the device runs only when the clock is moved."""
-        from firmware_bridge.host import DeviceError, ProtocolMismatch
-
+        """``SensorLink.open`` in lockstep: the device runs only when the clock is moved, so the
+        link's own handshake (its retries, its deadline, its verdict on failure) is driven here
+        one 10 ms step at a time."""
         link = self.link
-        link._closed_by_user = False
-        link._connect(raise_errors=True)
+        link.begin()
         self._rebase()
-        for _ in range(200):  # up to 2 s of simulated time
+        while True:
             self.sync()
-            if link.refused is not None:
-                raise ProtocolMismatch(link.refused)
-            if link.ready:
+            if link.handshake() is not None:
                 return
             self.clock.advance(0.01)
-        raise DeviceError(f"no answer from the virtual sensor board: {link.problem}")
 
     def _rebase(self) -> None:
         d, link = self.device, self.link

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import wire
+from .line import CHECK_ADVICE, Heard, LineHealth
 
 __all__ = ["DeviceError", "DeviceInfo", "NoDevice", "ProtocolMismatch", "SensorLink", "USB_IDS", "find_port",
            "flash_advice"]
@@ -114,7 +115,13 @@ class SensorLink:
     simulations. ``opener(port, baud)`` makes the pyserial object (tests pass their own).
     """
 
-    def __init__(self, port: str | None = None, *, baud: int = 115200, usb_ids=USB_IDS, handshake_s: float = 2.0,
+    # The handshake asks again after 0.1 s, 0.2 s more, then every 0.25 s: quick on a clean line
+    # (a HELLO answers the first QUERY in a few ms), and on a noisy one about 25 tries in 6 s, where
+    # one HELLO in three arriving whole at 3% of bytes spoilt is plenty (docs/protocol.md).
+    QUERY_GAPS = (0.1, 0.2, 0.25)
+    BAD_CELLS_SHOWN_S = 10.0  # how long a report naming cells the board does not have stays on the status
+
+    def __init__(self, port: str | None = None, *, baud: int = 115200, usb_ids=USB_IDS, handshake_s: float = 6.0,
                  reopen_s: float = 0.5, silence_s: float = 1.5, rescan_s: float = 0.02, idle_s: float = 0.02,
                  now: Callable[[], float] = time.monotonic, opener: Callable[[str, int], Any] | None = None):
         self.port_name = port
@@ -130,7 +137,9 @@ class SensorLink:
         self.serial = None
         self.port: str | None = None
         self.info: DeviceInfo | None = None
-        self.decoder = wire.Decoder()
+        self.health = LineHealth()
+        self.heard = Heard()
+        self.decoder = self._decoder()
         self.cells: list[int] = []
         self.board_version = 0
         self.in_sync = False  # the copy matches the device's board (as of its last frame)
@@ -141,7 +150,10 @@ class SensorLink:
         self.device_stats: dict[str, int] = {}
         self.stats = {"frames": 0, "lost": 0, "resyncs": 0, "reconnects": 0, "resets": 0, "nacks": 0,
                       "device_errors": 0, "bad_payloads": 0, "scan_requests": 0, "led_frames": 0, "led_resends": 0,
-                      "version_frames": 0, "watchdog_restarts": 0, "rx_bytes": 0, "tx_bytes": 0}
+                      "version_frames": 0, "watchdog_restarts": 0, "rx_bytes": 0, "tx_bytes": 0, "bad_cells": 0,
+                      "seq_jumps": 0, "silent_restarts": 0, "echoes": 0}
+        self.bad_cells: list[int] = []  # the latest cells named in reports that the board does not have
+        self._bad_cells_at: float | None = None
         self.last_errors: list[str] = []
         self.changed_at: float | None = None  # when the copy last changed (host clock)
         self.frames_at: list[float] = []  # arrival times of recent frames, for a rate
@@ -150,6 +162,9 @@ class SensorLink:
         self._last_rx = 0.0
         self._last_byte = 0.0
         self._queried_at = 0.0
+        self._queries = 0  # QUERYs sent since the port was opened (their spacing backs off)
+        self._board_ms: int | None = None  # the board's clock (ms since boot) in its last frame
+        self._handshake_until = 0.0
         self._scan_asked = -1.0
         self._next_open = 0.0
         self._leds: list[tuple[int, int, int]] | None = None
@@ -181,25 +196,62 @@ class SensorLink:
     # ------------------------------------------------------------------ opening
     def open(self) -> DeviceInfo:
         """Open the port and shake hands, waiting up to ``handshake_s`` for the board's HELLO and
-        first full scan. Raises NoDevice, ProtocolMismatch or DeviceError with what to do."""
+        first full scan (asking again with backoff). Raises NoDevice, ProtocolMismatch or
+        DeviceError saying what the port did instead and what to do."""
+        self.begin()
+        while True:
+            self.poll(0.02)
+            info = self.handshake()
+            if info is not None:
+                return info
+
+    def begin(self) -> None:
+        """Open the port and send the first QUERY; ``handshake()`` then says how it went."""
         self._closed_by_user = False
         self._connect(raise_errors=True)
-        deadline = self.now() + self.handshake_s
-        while self.now() < deadline:
-            self.poll(0.02)
-            if self.refused is not None:
-                raise ProtocolMismatch(self.refused)
-            if self.ready:
-                return self.info
-            if self.serial is None:
-                raise NoDevice(f"the sensor board on {self.port} went away during the handshake: {self.problem}")
-        port = self.port
+        self._handshake_until = self.now() + self.handshake_s
+
+    def handshake(self) -> DeviceInfo | None:
+        """After ``begin()`` and some ``poll``s: the board's info once in step, None while the
+        handshake may still succeed, or an exception that names what the port did."""
+        if self.refused is not None:
+            raise ProtocolMismatch(self.refused)
+        if self.ready:
+            return self.info
+        if self.serial is None:
+            raise NoDevice(f"the sensor board on {self.port} went away during the handshake: {self.problem}")
+        if self.now() < self._handshake_until:
+            return None
+        message = self.handshake_failure()
         self.close()
+        raise DeviceError(message)
+
+    def handshake_failure(self) -> str:
+        """Why the handshake has not succeeded, from what the port sent, with what to do."""
+        port, secs, t = self.port, f"{self.handshake_s:g} s", self.now()
+        noisy = self.health.noisy(t)
         if self.hello_seen:
-            raise DeviceError(f"the sensor board on {port} said hello but sent no scan of its sensors within "
-                              f"{self.handshake_s:.0f} s; restart it (unplug and plug it in)")
-        raise DeviceError(f"no answer from a sensor board on {port} within {self.handshake_s:.0f} s: is it a board "
-                          f"with arbiter's firmware? If it is, {flash_advice()}")
+            if noisy:
+                return (f"the sensor board on {port} said hello, but no scan of its sensors arrived whole in {secs}: "
+                        f"the line is too noisy ({self.health.describe(t)}): {CHECK_ADVICE}")
+            return (f"the sensor board on {port} said hello but sent no scan of its sensors in {secs}; restart it "
+                    f"(unplug it and plug it in)")
+        kind, words = self.heard.verdict(self.health, t)
+        if kind == "silence":
+            return (f"no answer from {port} in {secs}: {words}. Is the sensor board plugged in and running? If it "
+                    f"is a Pico without arbiter's firmware, {flash_advice()}")
+        if kind == "echo":
+            return (f"{port} answered with {words}: that is a loopback or a terminal, not a sensor board; give the "
+                    f"board's port with --port")
+        if kind == "micropython":
+            return f"{port} answered with {words}: {flash_advice()}, then `mpremote reset`"
+        if kind == "text":
+            return (f"{port} answered with {words}: another device or program is on that port; give the sensor "
+                    f"board's port with --port (if it is the board, {flash_advice()})")
+        if kind == "noise":
+            return f"the sensor board on {port} answers, but the line is too noisy: {words}; {CHECK_ADVICE}"
+        return (f"{port} answered with {words}: give the sensor board's port with --port and check the baud rate "
+                f"(115200); if it is the board, {flash_advice()}")
 
     def _connect(self, raise_errors: bool = False) -> bool:
         try:
@@ -222,14 +274,22 @@ class SensorLink:
             ser.reset_input_buffer()
         except Exception:
             pass
-        self.decoder = wire.Decoder()
+        self.decoder = self._decoder()
+        self.heard = Heard()
         self._expect = None
+        self._board_ms = None
+        self._queries = 0
         self.hello_seen = False
         self.in_sync = False
-        self._last_rx = self.now()
+        self._last_rx = self._last_byte = self.now()
         self.problem = "waiting for the sensor board to say hello"
         self._query()
         return True
+
+    def _decoder(self) -> wire.Decoder:
+        dec = wire.Decoder()
+        dec.observer = lambda nbytes, good: self.health.seen(nbytes, good, self.now())
+        return dec
 
     def close(self) -> None:
         """Close the port (the board keeps running). Safe to call twice."""
@@ -257,6 +317,8 @@ class SensorLink:
         seq = self._seq
         data = wire.frame(msg_type, seq, payload)
         self._seq = (seq + 1) & 0xFFFF
+        if not self.hello_seen:
+            self.heard.wrote(data)
         try:
             self.serial.write(data)
             self.stats["tx_bytes"] += len(data)
@@ -271,7 +333,13 @@ class SensorLink:
 
     def _query(self) -> None:
         self._queried_at = self.now()
+        self._queries += 1
         self._write(wire.QUERY)
+
+    def _query_due(self, t: float) -> bool:
+        """Before the HELLO: time to ask again (0.1 s, then 0.2 s more, then every 0.25 s)."""
+        gaps = self.QUERY_GAPS
+        return t - self._queried_at >= gaps[min(self._queries - 1, len(gaps) - 1)] - 1e-9
 
     def request_scan(self) -> None:
         """Ask for a full scan now (the answer comes through ``poll``)."""
@@ -340,6 +408,8 @@ class SensorLink:
         if data:
             self._last_byte = self.now()
             self.stats["rx_bytes"] += len(data)
+            if not self.hello_seen:
+                self.heard.received(data)
             damaged = self.decoder.errors()
             for frame in self.decoder.feed(data):
                 got = True
@@ -381,22 +451,24 @@ class SensorLink:
                                if version > wire.VERSION else ""))
             self.problem = self.refused
             return
+        if msg_type in (wire.QUERY, wire.SCAN_REQUEST, wire.LED_FRAME, wire.BRIGHTNESS):
+            # the host's own kinds of frame: what we sent is coming back (a loopback, an echoing tty)
+            self.stats["echoes"] += 1
+            self.heard.echoes += 1
+            return
         if msg_type == wire.HELLO:
             self._hello(seq, payload)
             return
-        if self._expect is not None and seq != self._expect:
-            gap = (seq - self._expect) & 0xFFFF
-            self.stats["lost"] += gap if gap < 1000 else 1
-            if self.hello_seen:
-                self._suspect()
-        self._expect = (seq + 1) & 0xFFFF
+        self._check_seq(seq)
         if not self.hello_seen:
-            if t - self._queried_at > 0.3:
+            self.heard.ours += 1
+            if self._query_due(t):
                 self._query()
             return
         try:
             if msg_type == wire.FULL_SCAN:
-                version_b, _t, cells = wire.parse_full_scan(payload, self.info.cells)
+                version_b, board_ms, cells = wire.parse_full_scan(payload, self.info.cells)
+                self._board_ms = board_ms  # a full scan is the whole truth, restart or not
                 if cells != self.cells:
                     self.changed_at = t
                 self.cells = cells
@@ -407,17 +479,27 @@ class SensorLink:
                     self.problem = None
                     self._led_dirty = self._leds is not None
             elif msg_type == wire.CHANGES:
-                version_b, _t, changes = wire.parse_changes(payload)
+                version_b, board_ms, changes = wire.parse_changes(payload)
+                if self._restarted(board_ms):
+                    return
+                bad = []
                 for cell, state in changes:
                     if 0 <= cell < len(self.cells):
                         self.cells[cell] = state
+                    else:
+                        bad.append(cell)
                 self.changed_at = t
-                if version_b != (self.board_version + 1) & 0xFFFF:
-                    self._out_of_step()
+                step = version_b != (self.board_version + 1) & 0xFFFF
                 self.board_version = version_b
+                if bad:
+                    self._set_aside(bad, t)
+                elif step:
+                    self._out_of_step()
             elif msg_type == wire.HEARTBEAT:
                 version_b, uptime, scans, rx_ok, rx_bad = wire.parse_heartbeat(payload)
                 self.device_stats = {"uptime_ms": uptime, "scans": scans, "rx_ok": rx_ok, "rx_bad": rx_bad}
+                if self._restarted(uptime):
+                    return
                 if version_b != self.board_version:
                     self._out_of_step()
             elif msg_type == wire.ACK:
@@ -462,6 +544,7 @@ class SensorLink:
         self.info = info
         self.hello_seen = True
         self._expect = (seq + 1) & 0xFFFF
+        self._board_ms = None
         if len(self.cells) != info.cells:
             self.cells = [wire.EMPTY] * info.cells
         self.in_sync = False  # the full scan that follows a hello puts us in step
@@ -478,12 +561,68 @@ class SensorLink:
         if self.now() - self._scan_asked >= self.rescan_s - 1e-6:
             self.request_scan()
 
-    def _out_of_step(self) -> None:
+    def _check_seq(self, seq: int) -> None:
+        """Every frame the board sends is numbered one more than the last (mod 65536). A number
+        ahead of the one expected means frames were lost; any other (a repeat, one behind, a
+        board that restarted and counts from 0 again) means the stream is not the one we were
+        following. Either way a change report may be among them: ask for a full scan."""
+        expect = self._expect
+        self._expect = (seq + 1) & 0xFFFF
+        if expect is None or seq == expect:
+            return
+        gap = (seq - expect) & 0xFFFF
+        if gap < 1024:
+            self.stats["lost"] += gap
+        else:
+            self.stats["lost"] += 1
+            self.stats["seq_jumps"] += 1
+        if self.hello_seen:
+            self._suspect()
+
+    def _restarted(self, board_ms: int) -> bool:
+        """The board's clock (ms since it booted) went backwards: it restarted and its HELLO was
+        lost, so its sequence numbers and board version count from 0 again and could match ours
+        by chance. Out of step, and ask who is there (its HELLO tells its LEDs again)."""
+        last, self._board_ms = self._board_ms, board_ms
+        if last is None or board_ms >= last:
+            return False
+        self.stats["silent_restarts"] += 1
+        self._note("the board restarted without a hello reaching us (its clock went back)")
+        self._out_of_step("the sensor board restarted; reading the whole board again")
+        self._query()
+        return True
+
+    def _set_aside(self, cells: list[int], t: float) -> None:
+        """A change report named cells the board does not have: set them aside, count them, say
+        so, and read the whole board again (the report that carried them is not to be trusted)."""
+        self.stats["bad_cells"] += len(cells)
+        self.bad_cells = (self.bad_cells + cells)[-8:]
+        self._bad_cells_at = t
+        names = ", ".join(str(c) for c in cells[:4]) + (" ..." if len(cells) > 4 else "")
+        self._note(f"a change report named cells the board does not have ({names})")
+        self._out_of_step(f"the sensor board reported cells it does not have ({names}); reading the whole board "
+                          f"again")
+
+    def _out_of_step(self, why: str = "a report from the sensor board was lost; reading the whole board again"
+                     ) -> None:
         if self.in_sync:
             self.stats["resyncs"] += 1
         self.in_sync = False
-        self.problem = "a report from the sensor board was lost; reading the whole board again"
+        self.problem = why
         self.request_scan()
+
+    @property
+    def warning(self) -> str | None:
+        """What a player should know about the link while it works: a line too noisy to trust
+        for long, or a board naming cells it does not have. None when all is well."""
+        t = self.now()
+        out = []
+        if self.serial is not None and self.health.noisy(t):
+            out.append(f"the line to the sensor board is too noisy ({self.health.describe(t)}): {CHECK_ADVICE}")
+        if self._bad_cells_at is not None and t - self._bad_cells_at <= self.BAD_CELLS_SHOWN_S:
+            out.append(f"the sensor board reported cells it does not have ({', '.join(map(str, self.bad_cells))}; "
+                       f"{self.stats['bad_cells']} in all): its firmware does not fit its matrix: {flash_advice()}")
+        return "; ".join(out) or None
 
     def _note(self, text: str) -> None:
         self.last_errors.append(text)
@@ -492,8 +631,19 @@ class SensorLink:
     def _due(self, t: float) -> None:
         if self.serial is None or self.refused is not None:
             return
+        if not self.hello_seen:
+            # the handshake: ask again with backoff; the port stays open (a noisy line is not a
+            # silent one, and reopening it would only lose what is on its way)
+            if self.decoder.buffer and t - self._last_byte > self.idle_s:
+                self.decoder.flush()
+            if t >= self._handshake_until and t - self._last_byte > 2 * self.silence_s:
+                self._drop("the sensor board does not answer; opening its port again")
+                return
+            if self._query_due(t):
+                self._query()
+            return
         if t - self._last_rx > self.silence_s:
-            if t - self._last_rx > 2 * self.silence_s:
+            if t - self._last_rx > 2 * self.silence_s and t >= self._handshake_until:
                 self._drop("the sensor board stopped answering; opening its port again")
                 return
             if t - self._queried_at > self.silence_s / 2:
@@ -505,8 +655,6 @@ class SensorLink:
             self._suspect()  # a frame's end never came: its zero byte was lost on the way
         if self.hello_seen and (self.suspect or not self.in_sync) and t - self._scan_asked >= self.rescan_s - 1e-6:
             self.request_scan()
-        elif not self.hello_seen and t - self._queried_at > 0.3:
-            self._query()
         if self._led_pending and self.ready:
             oldest = min(self._led_pending.values())
             if t - oldest > 0.3:

@@ -161,13 +161,18 @@ def frame(msg_type, seq, payload=b"", version=VERSION):
     return cobs_encode(body) + b"\x00"
 
 
+def crc_checks(body):
+    """True if the last two bytes of ``body`` are the CRC of the rest: both bytes, since a
+    check of one byte would let one damaged frame in 256 through."""
+    return crc16(body[:-2]) == (body[-2] | (body[-1] << 8))
+
+
 def unframe(encoded):
     """(version, type, seq, payload) of one COBS-encoded frame without its zero; WireError if bad."""
     body = cobs_decode(encoded)
     if len(body) < HEADER + CRC_SIZE:
         raise WireError("a frame of %d bytes is too short for its header and CRC" % len(body))
-    got = body[-2] | (body[-1] << 8)
-    if crc16(body[:-2]) != got:
+    if not crc_checks(body):
         raise WireError("CRC mismatch")
     version, msg_type, seq = struct.unpack_from("<BBH", body, 0)
     return version, msg_type, seq, bytes(body[HEADER:-2])
@@ -179,6 +184,10 @@ class Decoder:
     ``feed(data)`` returns a list of (version, type, seq, payload). Nothing raises: a bad frame
     is counted (``bad_cobs``, ``bad_crc``, ``too_short``, ``oversize``) and skipped, and bytes
     piling up with no zero among them are dropped (``garbage``) until the next zero.
+
+    ``observer``, if set, is called ``observer(nbytes, seq)`` for every run of bytes the decoder
+    judged: a good frame (with its zero byte) and its sequence number, or bytes dropped and
+    None. The host's estimate of the line's health is made of these (``line.LineHealth``).
     """
 
     def __init__(self, max_frame=MAX_FRAME):
@@ -193,6 +202,8 @@ class Decoder:
         self.garbage = 0  # bytes dropped
         self.cut_short = 0  # frames never finished (their zero byte lost): see flush()
         self._skipping = False  # inside an oversize run: drop up to the next zero
+        self._skipped = 0  # bytes dropped so far in that run
+        self.observer = None
 
     def errors(self):
         return self.bad_cobs + self.bad_crc + self.too_short + self.oversize + self.cut_short
@@ -206,9 +217,15 @@ class Decoder:
         if self.buffer:
             self.cut_short += 1
             self.garbage += len(self.buffer)
+        self._judged(len(self.buffer) + self._skipped, None)
+        self._skipped = 0
         self.buffer = bytearray()
         self._skipping = False
         return True
+
+    def _judged(self, nbytes, seq):
+        if self.observer is not None and nbytes:
+            self.observer(nbytes, seq)
 
     def feed(self, data):
         out = []
@@ -224,34 +241,42 @@ class Decoder:
             if self._skipping:
                 self._skipping = False
                 self.garbage += len(chunk)
+                self._judged(self._skipped + len(chunk) + 1, None)
+                self._skipped = 0
                 continue
             if not chunk:
                 continue  # two zeros in a row: an empty frame, or line noise
             if len(chunk) > self.max_encoded:
                 self.oversize += 1
                 self.garbage += len(chunk)
+                self._judged(len(chunk) + 1, None)
                 continue
             try:
                 body = cobs_decode(chunk)
             except WireError:
                 self.bad_cobs += 1
                 self.garbage += len(chunk)
+                self._judged(len(chunk) + 1, None)
                 continue
             if len(body) < HEADER + CRC_SIZE:
                 self.too_short += 1
                 self.garbage += len(chunk)
+                self._judged(len(chunk) + 1, None)
                 continue
-            if crc16(body[:-2]) != (body[-2] | (body[-1] << 8)):
+            if not crc_checks(body):
                 self.bad_crc += 1
                 self.garbage += len(chunk)
+                self._judged(len(chunk) + 1, None)
                 continue
             version, msg_type, seq = struct.unpack_from("<BBH", body, 0)
             self.frames += 1
+            self._judged(len(chunk) + 1, seq)
             out.append((version, msg_type, seq, body[HEADER:-2]))
         if start:
             buf = self.buffer = buf[start:]
         if len(buf) > self.max_encoded:
             self.garbage += len(buf)
+            self._skipped += len(buf)
             if not self._skipping:
                 self.oversize += 1
             self._skipping = True
