@@ -84,7 +84,20 @@ def status_line(session, t: float) -> str:
     c = session.clock
     if c is not None:
         head += " · clock: " + "  ".join(f"{p}: {_clock_text(c.remaining(p, t))}" for p in range(1, c.players + 1))
+    warning = reader_warning(session.reader)
+    if warning:
+        head += " · " + warning
     return head
+
+
+def reader_warning(reader) -> str | None:
+    """What the reader's link says is wrong while it still works (a sensor board's line too noisy,
+    cells it does not have), for the status line; None if all is well or it has no link."""
+    try:
+        warning = getattr(getattr(reader, "link", None), "warning", None)
+    except Exception:  # a status line must never stop a game
+        return None
+    return warning if isinstance(warning, str) and warning else None
 
 
 def _clock_text(seconds: float) -> str:

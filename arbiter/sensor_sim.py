@@ -70,7 +70,8 @@ class SensorRig:
         self.sensing = sensing
         self.map = load_map(map_path, self.game.board.name)
         self.clock = clock
-        self._cells = cells_of(board.position, self.map, sensing)
+        self.faults: set[int] = set()  # cells whose sensor reads FAULT (a broken wire), whatever stands there
+        self._cells = self._sensed()
         board.on_change.append(self._moved)
         self.device = VirtualDevice(self.map.rows, self.map.cols, lambda: self._cells, sensing=sensing,
                                     led_count=led_count, **device_options)
@@ -84,9 +85,30 @@ class SensorRig:
         self._t = 0.0
         self._marks: tuple[int, int] = (0, 0)
 
+    def _sensed(self) -> list[int]:
+        cells = cells_of(self.board.position, self.map, self.sensing)
+        for c in self.faults:
+            cells[c] = wire.FAULT
+        return cells
+
     def _moved(self, board: PhysicalBoard) -> None:
-        self._cells = cells_of(board.position, self.map, self.sensing)  # one reference swap: thread-safe
+        self._cells = self._sensed()  # one reference swap: thread-safe
         self.device.moved(self.clock() if self.clock is not None else time.monotonic())
+
+    def fault(self, spot: str) -> None:
+        """Break the sensor under ``spot``: it reads FAULT (an analog reading at a rail) until mended."""
+        self.faults.add(self._cell(spot))
+        self._cells = self._sensed()
+
+    def mend(self, spot: str) -> None:
+        self.faults.discard(self._cell(spot))
+        self._cells = self._sensed()
+
+    def _cell(self, spot: str) -> int:
+        cell = self.map.cells.get(spot)
+        if cell is None:
+            raise ValueError(f"{spot!r} is not a point of the {self.map.board} board")
+        return cell
 
     @property
     def port(self) -> str:

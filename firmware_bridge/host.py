@@ -636,7 +636,7 @@ class SensorLink:
             # silent one, and reopening it would only lose what is on its way)
             if self.decoder.buffer and t - self._last_byte > self.idle_s:
                 self.decoder.flush()
-            if t >= self._handshake_until and t - self._last_byte > 2 * self.silence_s:
+            if t >= self._handshake_until + self.silence_s and t - self._last_byte > 2 * self.silence_s:
                 self._drop("the sensor board does not answer; opening its port again")
                 return
             if self._query_due(t):

@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from . import wire
-from .device import TICKS_MASK, DeviceCore
+from .device import TICKS_MASK, DeviceCore, elapsed
 
 __all__ = ["VirtualDevice"]
 
@@ -92,6 +92,19 @@ class VirtualDevice:
         self.changed_at: float | None = None  # when cells() last differed from the scan before (device clock)
         self.on_leds: Callable[[VirtualDevice], None] | None = None
         self._moved_at: float | None = None
+
+    def report_cells(self, changes: Sequence[tuple[int, int]]) -> None:
+        """Send a change report of ``changes`` ((cell, state) pairs) as the firmware would, board
+        version and all, whatever the cells: a firmware whose matrix is not the board's names
+        cells the board does not have (999, 65535), and this is how a test or ``sensor-sim``'s
+        ``ghost`` command makes one."""
+        with self.lock:
+            if self.core is None:
+                return
+            core = self.core
+            core.board_version = (core.board_version + 1) & 0xFFFF
+            core.send(wire.CHANGES, wire.changes_payload(core.board_version, elapsed(self._ms(self._now), core.booted),
+                                                         list(changes)))
 
     def moved(self, when: float) -> None:
         """The sensors changed at ``when`` (the device's clock): their contacts bounce from then."""

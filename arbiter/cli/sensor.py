@@ -205,11 +205,16 @@ class Monitor:
         link, d = self.link, self.link.decoder
         dev = link.device_stats
         state = "ready" if link.ready else (link.problem or "not ready")
-        return (f"{link.frame_rate():.0f} frames/s · {link.stats['frames']} frames · damaged {d.errors()} "
+        bad = link.stats["bad_cells"]
+        named = f" ({', '.join(map(str, link.bad_cells))})" if bad else ""
+        text = (f"{link.frame_rate():.0f} frames/s · {link.stats['frames']} frames · damaged {d.errors()} "
                 f"(CRC {d.bad_crc}, framing {d.bad_cobs + d.too_short + d.oversize + d.cut_short}) · lost "
                 f"{link.stats['lost']} · resyncs {link.stats['resyncs']} · reconnects {link.stats['reconnects']} · "
-                f"restarts {link.stats['resets']} · board saw {dev.get('rx_bad', 0)} bad frames, "
-                f"{dev.get('scans', 0)} scans in {dev.get('uptime_ms', 0) / 1000:.0f} s · {state}")
+                f"restarts {link.stats['resets'] + link.stats['silent_restarts']} · cells the board does not have "
+                f"{bad}{named} · line: {link.health.describe(link.now())} · board saw {dev.get('rx_bad', 0)} bad "
+                f"frames, {dev.get('scans', 0)} scans in {dev.get('uptime_ms', 0) / 1000:.0f} s · {state}")
+        warning = link.warning
+        return text + (f"\nWarning: {warning}" if warning else "")
 
 
 @click.command("sensor-monitor")
@@ -337,16 +342,21 @@ def _report(mon: Monitor) -> bool:
 @click.option("--script", type=click.Path(dir_okay=False), default=None,
               help="A game record to play on the board, one step every --every seconds, once a host is connected.")
 @click.option("--every", type=click.FloatRange(min=0.05), default=1.5, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the noise, dropped bytes, contact bounce and boot ids: a noisy run is the same again.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, help="Stop after this long (default: Ctrl-C).")
 @click.pass_context
 def sensor_sim(ctx: click.Context, game: str, sensing: str, led_count: int | None, scan_hz: float, bounce_ms: float,
                bit_errors: float, drop_bytes: float, protocol_version: int | None, script: str | None, every: float,
-               seconds: float | None) -> None:
+               seed: int, seconds: float | None) -> None:
     """A virtual sensor board under a GAME board, on a pseudo-terminal: prints the port to use.
 
     In another terminal, `arbiter play GAME --reader serial --port PORT` referees it. Here,
     type what hands do to the board: `put d1 white`, `move d1 d2`, `take g7`, `lift d1`,
-    `drop d2`, `push A B C` (Brain Hanky), and `unplug`, `plug`, `reset`, `board`, `quit`.
+    `drop d2`, `push A B C` (Brain Hanky); what goes wrong with boards: `fault SPOT` (its sensor
+    reads a fault until `mend SPOT`), `noise P` (a share P of bytes spoilt from now on, e.g.
+    `noise 0.1`), `ghost CELL ...` (a change report naming cells, as a firmware built for another
+    matrix would), `unplug`, `plug`, `reset`; and `board`, `quit`.
     Or give --script to have a game record played on it.
     """
     from ..physical import PhysicalBoard
@@ -369,10 +379,10 @@ def sensor_sim(ctx: click.Context, game: str, sensing: str, led_count: int | Non
     board = PhysicalBoard(g)
     extra = {} if protocol_version is None else {"protocol_version": protocol_version}
     rig = SensorRig(board, sensing=sensing, led_count=led_count, scan_hz=scan_hz, bounce_ms=bounce_ms,
-                    bit_errors=bit_errors, drop_bytes=drop_bytes, **extra)
+                    bit_errors=bit_errors, drop_bytes=drop_bytes, seed=seed, **extra)
     port = rig.start()
     console.print(f"Virtual sensor board ({rig.map.rows}x{rig.map.cols} {sensing}, {led_count} LEDs, protocol "
-                  f"v{rig.device.protocol_version}) on port: {port}", soft_wrap=True)
+                  f"v{rig.device.protocol_version}, seed {seed}) on port: {port}", soft_wrap=True)
     console.print(f"Referee it with:  arbiter play {game} --reader serial --port {port}", soft_wrap=True)
     sys.stdout.flush()
     end = None if seconds is None else time.monotonic() + seconds
@@ -393,6 +403,8 @@ def sensor_sim(ctx: click.Context, game: str, sensing: str, led_count: int | Non
 
 def _do(rig, words: list[str]) -> str:
     """Carry out one typed action on the virtual board; returns what to print."""
+    from firmware_bridge import wire
+
     from ..physical import PhysicalError, parse_piece
 
     b = rig.board
@@ -410,6 +422,22 @@ def _do(rig, words: list[str]) -> str:
                 b.put(args[0])
             elif verb == "push" and len(args) >= 2:
                 b.push(args)
+            elif verb in ("fault", "mend") and args:
+                for spot in args:
+                    (rig.fault if verb == "fault" else rig.mend)(spot)
+                return f"{verb}: {', '.join(args)}; sensors reading a fault: {len(rig.faults)}"
+            elif verb == "noise" and len(args) == 1:
+                share = float(args[0])
+                if not 0 <= share <= 0.5:
+                    return "noise takes a share of bytes from 0 to 0.5, e.g. noise 0.1"
+                rig.device.bit_errors = share
+                return f"{share:.1%} of bytes sent are spoilt from now on"
+            elif verb == "ghost" and args:
+                cells = [int(a) for a in args]
+                if any(not 0 <= c <= 0xFFFF for c in cells):
+                    return "ghost takes cell numbers from 0 to 65535"
+                rig.device.report_cells([(c, wire.NORTH) for c in cells])
+                return f"sent a change report naming cells {', '.join(args)}"
             elif verb == "unplug":
                 rig.device.unplug()
                 return "unplugged"
@@ -423,8 +451,10 @@ def _do(rig, words: list[str]) -> str:
                 return repr(b)
             else:
                 return ("actions: put SPOT COLOUR, move A B, take SPOT, lift SPOT, drop SPOT, push A B ..., "
-                        "unplug, plug, reset, board, quit")
+                        "fault SPOT, mend SPOT, noise P, ghost CELL ..., unplug, plug, reset, board, quit")
     except PhysicalError as exc:
+        return str(exc)
+    except ValueError as exc:  # a spot the board does not have, a number that is not one
         return str(exc)
     return repr(b)
 
