@@ -288,8 +288,14 @@ class SensorLink:
 
     def _decoder(self) -> wire.Decoder:
         dec = wire.Decoder()
-        dec.observer = lambda nbytes, good: self.health.seen(nbytes, good, self.now())
+        dec.observer = self._observe
         return dec
+
+    def _observe(self, nbytes: int, seq: int | None) -> None:
+        try:
+            self.health.seen(nbytes, seq, self.now())
+        except Exception as exc:  # pragma: no cover - the estimate is advice; a bug in it must not stop a game
+            self._note(f"the line-health estimate failed: {exc}")
 
     def close(self) -> None:
         """Close the port (the board keeps running). Safe to call twice."""
@@ -643,7 +649,7 @@ class SensorLink:
                 self._query()
             return
         if t - self._last_rx > self.silence_s:
-            if t - self._last_rx > 2 * self.silence_s and t >= self._handshake_until:
+            if t - self._last_rx > 2 * self.silence_s and t >= self._handshake_until + self.silence_s:
                 self._drop("the sensor board stopped answering; opening its port again")
                 return
             if t - self._queried_at > self.silence_s / 2:

@@ -44,6 +44,8 @@ class LineHealth:
     has hysteresis: on above ``NOISY``, off again below ``QUIET``.
     """
 
+    JUDGE_EVERY_S = 0.25
+
     def __init__(self, window_s: float = 4.0, min_frames: int = 12):
         self.window_s = window_s
         self.min_frames = min_frames
@@ -51,13 +53,11 @@ class LineHealth:
         self._last_seq: int | None = None
         self._bad_bytes = 0  # spoilt since the last good frame
         self._bad_runs = 0
-        self._bad_since = 0.0
         self._noisy = False
+        self._judged_at = float("-inf")
 
     def seen(self, nbytes: int, seq: int | None, t: float) -> None:
         if seq is None:
-            if not self._bad_bytes:
-                self._bad_since = t
             self._bad_bytes += nbytes
             self._bad_runs += 1
             return
@@ -78,12 +78,15 @@ class LineHealth:
             self.entries.popleft()
         self._last_seq = seq
         self._bad_bytes = self._bad_runs = 0
+        if t - self._judged_at >= self.JUDGE_EVERY_S:  # the hysteresis follows the line, not who asks how often
+            self._judged_at = t
+            self.noisy(t)
 
     def _window(self, t: float) -> list[tuple[float, int, int, bool]]:
         while self.entries and t - self.entries[0][0] > self.window_s:
             self.entries.popleft()
         out = list(self.entries)
-        if self._bad_bytes and t - self._bad_since <= self.window_s:  # spoilt bytes not yet followed by a good frame
+        if self._bad_bytes:  # spoilt bytes not yet followed by a good frame (maybe for longer than the window)
             n = max(1, self._bad_runs)
             out.append((t, max(1, round(self._bad_bytes / n)), n, False))
         return out
@@ -135,7 +138,10 @@ def estimate(runs) -> float:
     if not any(not ok for _, ok in groups):
         return 0.0
     if not any(ok for _, ok in groups):
-        return 1.0
+        # no frame arrived whole: the likeliest p is 1, which says less than it seems; count half
+        # a frame of the usual length as arrived, for a figure that grows with the evidence
+        total = sum(n * k for (n, _), k in groups.items())
+        groups[(max(1, round(total / sum(groups.values()))), True)] = 0.5
 
     def slope(q: float) -> float:
         s = 0.0

@@ -24,7 +24,7 @@ from arbiter.session import SimClock
 from engine.core import Piece
 from firmware_bridge import wire
 from firmware_bridge.host import DeviceError, SensorLink
-from firmware_bridge.line import NOISY, Heard, LineHealth, estimate
+from firmware_bridge.line import NOISY, QUIET, Heard, LineHealth, estimate
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -382,6 +382,26 @@ def test_the_line_is_called_noisy_above_eight_percent_and_quiet_again_below_six(
     assert not h.noisy(0.0)
 
 
+def test_the_noisy_verdict_follows_the_line_not_how_often_it_is_asked():
+    h = LineHealth(window_s=4.0)
+    seq, t = 0, 0.0
+
+    def stretch(every: int, seconds: float) -> None:  # one frame in ``every`` arrives whole, 25 frames a second
+        nonlocal seq, t
+        end = t + seconds
+        while t < end:
+            for _ in range(every - 1):
+                h.seen(20, None, t)
+            seq += every
+            h.seen(20, seq, t)
+            t += every / 25
+
+    stretch(13, 4.0)  # about 12% of bytes spoilt: noisy ...
+    stretch(4, 4.0)  # ... then about 7%: between the two thresholds, so still noisy
+    assert QUIET < h.spoilt(t) < NOISY
+    assert h.noisy(t)  # never asked during the noisy stretch, and still it was heard
+
+
 def test_the_estimate_needs_a_dozen_frames_and_garbage_without_a_lost_frame_counts_once():
     h = LineHealth()
     for seq in range(11):
@@ -396,7 +416,7 @@ def test_the_estimate_needs_a_dozen_frames_and_garbage_without_a_lost_frame_coun
 
 def test_maximum_likelihood_of_all_good_or_all_spoilt():
     assert estimate([(0, 20, 5, True)]) == 0.0
-    assert estimate([(0, 20, 5, False)]) == 1.0
+    assert 0.1 < estimate([(0, 20, 5, False)]) < estimate([(0, 20, 50, False)]) < 1.0
 
 
 def test_heard_names_silence_and_damaged_frames_of_ours():
