@@ -162,3 +162,70 @@ def test_sensor_firmware_writes_what_the_pico_needs(tmp_path):
     assert r.exit_code == 2 and "use hall sensors through multiplexers" in r.output
     r = CliRunner().invoke(main, ["sensor-firmware", "nine-mens-morris", "--out", str(tmp_path / "pico")])
     assert r.exit_code == 2 and "--force" in r.output
+
+
+def test_sensor_monitor_shows_cells_the_board_does_not_have_and_a_noisy_line():
+    clock = SimClock()
+    rig = SensorRig(PhysicalBoard(engine.load("tapatan")), clock=clock, seed=5)
+    try:
+        rig.open()
+        mon = Monitor(rig.link, rig.map)
+        rig.device.report_cells([(999, 1), (65535, 1)])
+        clock.advance(0.05)
+        rig.sync()
+        rig.device.bit_errors = 0.12  # the line goes bad after the handshake
+        for _ in range(150):  # 3 s: enough frames to judge it
+            clock.advance(0.02)
+            rig.sync()
+            mon.update()
+        text = mon.status()
+        assert "cells the board does not have 2 (999, 65535)" in text
+        assert "line: about" in text and "of bytes spoilt" in text
+        assert "Warning: the line to the sensor board is too noisy" in text and "cable" in text
+        assert "reported cells it does not have (999, 65535" in text
+    finally:
+        rig.stop()
+
+
+def test_sensor_sim_typed_commands_break_and_mend_a_board():
+    from arbiter.cli.sensor import _do
+
+    clock = SimClock()
+    rig = SensorRig(PhysicalBoard(engine.load("tapatan")), clock=clock)
+    try:
+        rig.open()
+        assert "reading a fault: 1" in _do(rig, ["fault", "a1"]) and rig.faults == {rig.map.cells["a1"]}
+        assert "reading a fault: 0" in _do(rig, ["mend", "a1"]) and not rig.faults
+        assert "not a point" in _do(rig, ["fault", "z9"])
+        assert "10.0% of bytes" in _do(rig, ["noise", "0.1"]) and rig.device.bit_errors == 0.1
+        assert "from 0 to 0.5" in _do(rig, ["noise", "2"])
+        assert "999" in _do(rig, ["ghost", "999"])
+        clock.advance(0.05)
+        rig.sync()
+        assert rig.link.stats["bad_cells"] == 1 and rig.link.bad_cells == [999]
+        assert "fault SPOT" in _do(rig, ["help"])
+    finally:
+        rig.stop()
+
+
+def test_sensor_sim_takes_a_seed():
+    r = CliRunner().invoke(main, ["sensor-sim", "tapatan", "--seed", "7", "--seconds", "0.1", "--bit-errors", "0.05"])
+    assert r.exit_code == 0, r.output
+    assert "seed 7" in r.output and "bytes spoilt" in r.output
+    assert "--seed" in CliRunner().invoke(main, ["sensor-sim", "--help"]).output
+
+
+def test_the_same_seed_spoils_the_same_bytes():
+    def run(seed: int) -> tuple[int, int]:
+        clock = SimClock()
+        rig = SensorRig(PhysicalBoard(engine.load("tapatan")), clock=clock, bit_errors=0.05, seed=seed)
+        try:
+            rig.open()
+            for _ in range(50):
+                clock.advance(0.02)
+                rig.sync()
+            return rig.device.stats["corrupted"], rig.link.decoder.errors()
+        finally:
+            rig.stop()
+
+    assert run(3) == run(3) != run(4)
