@@ -69,13 +69,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any, Iterable, Sequence
 
 import engine
 from engine.core import REMOVE, Step
 from engine.explain import Explanation
-from engine.observation import OCCUPIED, SEES, Observation
+from engine.observation import OCCUPIED, SEES, UNREAD, Observation, check
 from engine.words import describe_step, step_words
 
 # Verdict kinds.
@@ -92,8 +92,9 @@ ILLEGAL = "illegal"
 AMBIGUOUS = "ambiguous"
 UNSEEN = "unseen"
 UNCLEAR = "unclear"
+CLEARED = "cleared"
 KINDS = (UNCHANGED, RESTORED, STEP, STEPS, CORRECTION, WAITING_REMOVAL, TAKEBACK_PENDING, TAKEBACK,
-         IN_PROGRESS, ILLEGAL, AMBIGUOUS, UNSEEN, UNCLEAR)
+         IN_PROGRESS, ILLEGAL, AMBIGUOUS, UNSEEN, UNCLEAR, CLEARED)
 
 # Weighing an unsure reading (``Referee._likeliest``), in natural-log units of likelihood.
 UNSURE_P = 0.02  # a class the reader gives at least this probability may be what stands there
@@ -105,6 +106,14 @@ MAX_FLIPS = 2  # spots read otherwise than the reader's best guess, at most, in 
 MARGIN = math.log(20)  # how much likelier the winner must be than any rival outcome
 SURPRISE = math.log(1000)  # "something else happened": a board no legal step explains
 STEP_DOUBT = math.log(4)  # a step is read through a doubt only if the reader found it this close
+
+# Spots the reader could not read (``Reading.unknown``): every value the game allows on each is
+# weighed, so k unread spots cost up to (values per spot)^k explanations. Past this many boards
+# (4 unread spots of a two-colour game, 6 of an occupancy grid) the board is not seen at all.
+MAX_UNREAD_BOARDS = 32
+# A board that lost this many of its pieces at once was cleared or covered, never taken back:
+# more than half of them, and at least ``CLEARED_LEAST``.
+CLEARED_LEAST = 3
 
 # Where an explanation starts from.
 CURRENT = "current"
@@ -166,15 +175,26 @@ class _Pending:
     since: float | None = None  # take-back, unclear: when the board was first seen
     board: tuple = ()  # unclear: the board as read, called illegal if held unchanged
     seen: tuple = ()  # unclear: a step the doubted reading showed made (``Unclear.seen``)
+    hold: bool = True  # take-back: whether holding still confirms it (one turn), or only the button
 
 
 def _coarsen(value: Any, sees: str, to: str) -> Any:
     """A view value of a ``sees`` reader as a coarser ``to`` reader would see it."""
-    if value is None or sees == to:
+    if value is None or value is UNREAD or sees == to:
         return value
     if to == "occupancy":
         return OCCUPIED
     return value[0]  # colour -> polarity: the owner
+
+
+def _finite(x: Any) -> bool:
+    """A finite real number (a time on any monotonic base; not a bool, NaN or infinity)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _seconds(x: Any) -> bool:
+    """A finite, non-negative real number: a duration."""
+    return _finite(x) and x >= 0
 
 
 def _flipped(key: tuple, flips: list[tuple[int, Any, float]], most: int):
@@ -219,6 +239,9 @@ class Referee:
                  doubt_hold_s: float = 3.0):
         if sees not in SEES:
             raise ValueError(f"unknown reader kind {sees!r}; one of {', '.join(SEES)}")
+        for name, value in (("takeback_hold_s", takeback_hold_s), ("doubt_hold_s", doubt_hold_s)):
+            if not _seconds(value) or value > 600:
+                raise ValueError(f"{name} must be a number of seconds from 0 to 600, not {value!r}")
         self.game = engine.load(game) if isinstance(game, str) else game
         self.sees = sees
         self.takeback_hold_s = takeback_hold_s
@@ -274,35 +297,115 @@ class Referee:
         return dict(zip(self.spots, self._keys[-1]))
 
     def observe(self, observation: Observation, t: float | None = None) -> Verdict:
-        """Judge one stable board. ``t`` (seconds, any monotonic base) times a take-back hold."""
+        """Judge one stable board. ``t`` (seconds, any monotonic base) times a take-back hold.
+
+        Raises ``engine.observation.ReadingError`` naming the spot for a malformed reading (a
+        reader's bug: a spot missing or unknown, a piece that is not a ``Piece``, a NaN), and
+        ValueError for a ``t`` that is not a finite number; the game is left as it was."""
+        if t is not None and not _finite(t):
+            raise ValueError(f"the time {t!r} is not a finite number of seconds")
+        check(observation, self.spots)
         if observation.occluded:
             why = observation.reason or "something is in the way"
             return self._verdict(UNSEEN, message=f"I can't see the board: {why}.")
         okey = self._obs_key(observation)
-        match = self._match(okey)
+        unread = [i for i, v in enumerate(okey) if v is UNREAD]
+        notes = observation.unread()
+        if unread:
+            bases = self._fillings(okey, unread)
+            if bases is None:
+                names = [self.spots[i] for i in unread]
+                return self._verdict(UNSEEN, message=f"I can't see the board: {len(names)} spots can't be read "
+                                                     f"({self._unread_words(names, notes)}).")
+        else:
+            bases = [okey]
+        board = bases[0]  # unread spots as they should be: what the board is judged as otherwise
         unsure = self._unsure_spots(observation, okey)
-        if unsure:
-            match = self._likeliest(okey, match, unsure)
-            if isinstance(match, Unclear):
-                spots = tuple(self.spots[i] for i in match.spots)
-                return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
-                                                            f"(a reflection, or a piece off its point?). Nothing changed yet.")
+        if unread or unsure:
+            match = self._likeliest(bases, unsure)
+        else:
+            match = self._match(okey)
+        if (match is None or isinstance(match, Unclear) or match[0] == "back") and self._cleared(board):
+            return self._cleared_verdict(board)
+        if isinstance(match, Unclear):
+            spots = tuple(self.spots[i] for i in match.spots)
+            return self._verdict(UNCLEAR, spots, message=self._unclear_words(spots, notes))
         if match is not None:
             return self._act(match, t)
-        nkey, _kept = self._normalise(okey, self._lift)
+        nkey, _kept = self._normalise(board, self._lift)
         progress = self._in_progress(nkey)
         if progress is not None:
             self._pending = _Pending(IN_PROGRESS)
             return progress
-        doubted = self._doubted(observation, okey)
+        doubted = self._doubted(observation, board)
         if doubted is not None:
             # only for a while: a board held as it is past ``doubt_hold_s`` is called illegal
             self._pending = _Pending(UNCLEAR, since=t, board=nkey, seen=doubted.seen)
             spots = tuple(self.spots[i] for i in doubted.spots)
-            return self._verdict(UNCLEAR, spots, message=f"I can't read {', '.join(spots[:4])} clearly "
-                                                        f"(a reflection, or a piece off its point?). Nothing changed yet.")
+            return self._verdict(UNCLEAR, spots, message=self._unclear_words(spots, notes))
         self._pending = _Pending(ILLEGAL)
         return self._illegal(nkey)
+
+    # ------------------------------------------------------------------ unread spots, a cleared board
+    def _fillings(self, okey: tuple, unread: list[int]) -> list[tuple] | None:
+        """The boards ``okey`` may be, with each unread spot (``Reading.unknown``) given every
+        value the game allows there (``Explainer.values``), the value it should have now first:
+        so the first board assumes nothing changed where the reader is blind. None when there are
+        more than ``MAX_UNREAD_BOARDS``."""
+        now = self._keys[-1]
+        options = []
+        count = 1
+        for i in unread:
+            values = self.explainer.values(self.spots[i])
+            values = (now[i],) + tuple(v for v in values if v != now[i])
+            count *= len(values)
+            if count > MAX_UNREAD_BOARDS:
+                return None
+            options.append(values)
+        out = []
+        for combo in product(*options):
+            key = list(okey)
+            for i, v in zip(unread, combo):
+                key[i] = v
+            out.append(tuple(key))
+        return out
+
+    @staticmethod
+    def _unread_words(spots: Sequence[str], notes: dict[str, str]) -> str:
+        """``a7, b4: the sensor under it reports a fault``: spots grouped by the reader's note."""
+        by_note: dict[str, list[str]] = {}
+        for s in spots:
+            by_note.setdefault(notes.get(s, "unread"), []).append(s)
+        return "; ".join(f"{', '.join(names[:6])}{'...' if len(names) > 6 else ''}: {note}"
+                         for note, names in by_note.items())
+
+    def _unclear_words(self, spots: Sequence[str], notes: dict[str, str]) -> str:
+        """What an ``unclear`` verdict says: the reader's own note for a spot it could not read
+        ("I can't read a7: the sensor under it reports a fault"), else why a spot may be misread."""
+        unread = [s for s in spots if s in notes]
+        doubted = ", ".join([s for s in spots if s not in notes][:4])
+        if unread:
+            nor = f"; nor {doubted} clearly" if doubted else ""
+            return f"I can't read {self._unread_words(unread, notes)}{nor}. Nothing changed yet."
+        return f"I can't read {doubted} clearly (a reflection, or a piece off its point?). Nothing changed yet."
+
+    def _cleared(self, board: tuple) -> tuple[str, ...]:
+        """The spots emptied, when ``board`` has lost more than half of the pieces the game has
+        on it and at least ``CLEARED_LEAST``: the board was swept or covered (a cloth, a tray),
+        which is never a take-back, however well an earlier position (the start) fits it. Else ().
+        Pieces knocked off their points but still on the board are not lost: that board is
+        illegal, with every spot to put right lit."""
+        now = self._keys[-1]
+        pieces = sum(v is not None for v in now)
+        lost = pieces - sum(v is not None for v in board)
+        if lost >= CLEARED_LEAST and 2 * lost > pieces:
+            return tuple(s for s, a, b in zip(self.spots, now, board) if a is not None and b is None)
+        return ()
+
+    def _cleared_verdict(self, board: tuple) -> Verdict:
+        self._pending = _Pending(ILLEGAL)  # put back, it is ``restored``
+        return self._verdict(CLEARED, self._cleared(board),
+                             message="The board was cleared or covered: put the pieces back.")
 
     def _match(self, okey: tuple) -> tuple | None:
         """What explains the board ``okey`` exactly, without acting on it: ("same", pieces still to
@@ -332,8 +435,11 @@ class Referee:
         return self._ambiguous(what)
 
     # ------------------------------------------------------------------ weighing an unsure reading
-    def _likeliest(self, okey: tuple, match: tuple | None, flips: list) -> tuple | Unclear | None:
+    def _likeliest(self, bases: list[tuple], flips: list) -> tuple | Unclear | None:
         """The explanation that fits an unsure reading best, if it fits clearly best.
+
+        ``bases``: the boards the reading is, as read (one; or, where the reader could not read
+        some spots, one for each value the game allows on them, all equally likely: cost 0).
 
         A reader that gives each spot's class probabilities (``Reading.probs``) says where it
         may be wrong: a black man under a lamp's highlight may be 0.6 black and 0.4 white. The
@@ -351,15 +457,18 @@ class Referee:
         None when nothing fits.
         """
         found: list[tuple[float, tuple, tuple, tuple]] = []  # (cost, outcome, match, board read)
-        if match is not None:
-            found.append((0.0, self._outcome(match), match, okey))
-        for cost, key in _flipped(okey, flips, MAX_FLIPS):
-            if cost >= SURPRISE or (found and cost >= found[0][0] + MARGIN):
-                break  # nothing from here on can win, nor stop the best so far from winning
+        for key in bases:
             m = self._match(key)
             if m is not None:
-                found.append((cost, self._outcome(m), m, key))
-                found.sort(key=lambda c: c[0])
+                found.append((0.0, self._outcome(m), m, key))
+        for base in bases:
+            for cost, key in _flipped(base, flips, MAX_FLIPS):
+                if cost >= SURPRISE or (found and cost >= found[0][0] + MARGIN):
+                    break  # nothing from here on can win, nor stop the best so far from winning
+                m = self._match(key)
+                if m is not None:
+                    found.append((cost, self._outcome(m), m, key))
+                    found.sort(key=lambda c: c[0])  # stable: of equal costs, the earlier base first
         # A board left as it was may be read through any doubt short of a surprise (nothing is
         # accepted); a step, or a take-back, only through doubts the reader itself found close.
         eligible = [f for f in found if f[0] <= (SURPRISE if f[1] == ("same",) else STEP_DOUBT)]
@@ -372,7 +481,7 @@ class Referee:
             return best
         # the rival readings that come close, or (when only "something else happened" does) the
         # board as read: the spots on which they differ from the best one are the question
-        close = [f[3] for f in rivals if f[0] < cost + MARGIN] or [okey]
+        close = [f[3] for f in rivals if f[0] < cost + MARGIN] or [bases[0]]
         return Unclear(tuple(i for i in range(len(board)) if any(board[i] != other[i] for other in close)))
 
     def _doubted(self, observation: Observation, okey: tuple) -> Unclear | None:
@@ -444,13 +553,16 @@ class Referee:
         return self._accept(Explanation((step,), (st.play(step),), dict(self._lift)))
 
     def tick(self, t: float) -> Verdict | None:
-        """Time passes with the board as last seen: confirms a take-back held for ``takeback_hold_s``,
-        and calls illegal a board left unclear by a doubt (``_doubted``) for ``doubt_hold_s``.
+        """Time passes with the board as last seen: confirms a take-back of one turn held for
+        ``takeback_hold_s`` (more than one turn needs ``confirm_takeback``), and calls illegal a
+        board left unclear by a doubt (``_doubted``) for ``doubt_hold_s``.
 
         The hold is timed from the ``t`` given to ``observe`` when the board was seen, or else
         from the first tick after it. A doubted reading that a clearer look does not replace
         within the hold is taken as read: what is on the board breaks the rules.
         """
+        if not _finite(t):
+            raise ValueError(f"the time {t!r} is not a finite number of seconds")
         p = self._pending
         if p is None or p.kind not in (TAKEBACK_PENDING, UNCLEAR):
             return None
@@ -462,7 +574,7 @@ class Referee:
                 return None
             self._pending = _Pending(ILLEGAL)
             return self._illegal(p.board)
-        if t - p.since >= self.takeback_hold_s:
+        if p.hold and t - p.since >= self.takeback_hold_s:
             return self._take_back(p.index)
         return None
 
@@ -498,12 +610,14 @@ class Referee:
         return self.explainer.key(state)
 
     def _obs_key(self, obs: Observation) -> tuple:
+        """The reading as a key in ``spots`` order (``UNREAD`` where the reader could not read);
+        every spot is there (``check``)."""
         seen = obs.view()
         if obs.sees != self.sees:
             if SEES.index(obs.sees) > SEES.index(self.sees):
                 raise ValueError(f"a {obs.sees} reading cannot be refereed as {self.sees}: the reader sees less")
             seen = {s: _coarsen(v, obs.sees, self.sees) for s, v in seen.items()}
-        return tuple([seen.get(s) for s in self.spots])
+        return tuple([seen[s] for s in self.spots])
 
     def _normalise(self, okey: tuple, lift: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
         """The board with captured pieces that are still on it taken off, and which those are."""
@@ -666,20 +780,37 @@ class Referee:
                              message=f"I can't tell which move that was: {options}{more}. "
                                      f"Press the button to pick the right one.")
 
+    def _turns_since(self, k: int) -> int:
+        """How many turns the steps from the k-th on make: runs of steps by one player (a mill
+        and its removal are one turn, as are the moves of one Brain Hanky turn)."""
+        turns, last = 0, None
+        for st in self._states[k:-1]:  # the state each step was made from: its player
+            if st.to_move != last:
+                turns, last = turns + 1, st.to_move
+        return turns
+
     def _takeback_seen(self, k: int, t: float | None) -> Verdict:
+        # Holding the board still confirms a take-back of one turn only: a board that happens to
+        # match a position many turns back (pieces swept off in the placement phase) must not
+        # undo the game unasked. More than one turn needs the button.
+        hold = self._turns_since(k) <= 1
         p = self._pending
         if p is not None and p.kind == TAKEBACK_PENDING and p.index == k:
             if p.since is None:
                 p.since = t
-            elif t is not None and t - p.since >= self.takeback_hold_s:
+            elif hold and t is not None and t - p.since >= self.takeback_hold_s:
                 return self._take_back(k)
         else:
-            self._pending = _Pending(TAKEBACK_PENDING, index=k, since=t)
+            self._pending = _Pending(TAKEBACK_PENDING, index=k, since=t, hold=hold)
         count = len(self._history) - k
         diff = tuple(s for s, a, b in zip(self.spots, self._keys[-1], self._keys[k]) if a != b)
         words = "one step" if count == 1 else f"{count} steps"
-        return self._verdict(TAKEBACK_PENDING, diff,
-                             message=f"Take back {words}? Press the button, or keep the board still to say yes.")
+        if hold:
+            message = f"Take back {words}? Press the button, or keep the board still to say yes."
+        else:
+            message = (f"Take back {words}? That is {self._turns_since(k)} turns: press the confirm button "
+                       f"to say yes, or put the pieces back.")
+        return self._verdict(TAKEBACK_PENDING, diff, message=message)
 
     def _in_progress(self, nkey: tuple) -> Verdict | None:
         """A step half made: a piece lifted that may move from there, a cluster partly placed."""

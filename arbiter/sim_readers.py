@@ -11,7 +11,9 @@ simulator:
 
 A reader reads a *board*: an engine state, or a plain mapping ``{spot: Piece}`` for a physical
 board that no state describes (a piece slid one point too far, a captured gem still on the
-cloth). ``changed(board, {spot: piece or None})`` makes such boards.
+cloth). ``changed(board, {spot: piece or None})`` makes such boards. ``read(board, unread=...)``
+reports some spots as unreadable (``Reading.unknown``), as a sensor grid does a cell that reports
+a fault: never as empty.
 
     >>> import engine
     >>> game = engine.load("tapatan")
@@ -55,9 +57,14 @@ class SimReader:
         self.sees = sees
         self.spots = spots_of(game)
 
-    def read(self, board: Any) -> Observation:
-        """What this reader reports of ``board`` (a state or a ``{spot: Piece}`` mapping)."""
-        return Observation.of_position(board_of(board), self.spots, self.sees)
+    def read(self, board: Any, unread: Mapping[str, str] | None = None) -> Observation:
+        """What this reader reports of ``board`` (a state or a ``{spot: Piece}`` mapping);
+        ``unread``: spots it cannot read, each with why (``Reading.unknown(note)``)."""
+        if unread:
+            bad = [s for s in unread if s not in self.spots]
+            if bad:
+                raise ValueError(f"{', '.join(map(str, bad))}: not a spot of {self.game.name}")
+        return Observation.of_position(board_of(board), self.spots, self.sees, unread)
 
     def covered(self, reason: str = "a hand is over the board") -> Observation:
         """A reading with the board hidden, as a camera reports a hand in view."""

@@ -10,6 +10,12 @@ to that point. So a reading passes only when
 - no reading in that run was occluded (a hand in view, the board not found) or, when
   ``min_confidence`` is set, less sure than that anywhere.
 
+Every reading is checked first (``engine.observation.check``; with ``spots``, that it names
+every spot and no other): a malformed one (a NaN confidence, a piece that is not a ``Piece``)
+raises ``ReadingError`` rather than being compared, because a NaN compares unequal to itself
+and unlike anything would slip past the confidence filter. Settings are checked the same way: a
+NaN window would let every board through at once.
+
 A board is passed once, when it first settles; reading the same board again passes nothing, so
 the referee is asked once per change (it still answers ``unchanged`` correctly if asked again).
 Time is passed in by the caller (seconds on any monotonic base), never read here, so tests
@@ -24,10 +30,12 @@ run without sleeping:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from numbers import Real
 from typing import Any
 
-from engine.observation import SEES, Observation
+from engine.observation import SEES, Observation, check
 
 # Defaults per kind of reader: (window in seconds, readings in a row).
 # - colour: a camera at 10-30 frames a second. A hand leaving the picture and a piece still
@@ -43,6 +51,15 @@ DEFAULTS: dict[str, tuple[float, int]] = {
 
 
 _SLACK = 1e-9  # seconds: float times such as 0.3 - 0.2 fall a hair short of 0.1
+# Settings past these are typing mistakes, not choices: a board that must hold still for a
+# minute, or be read ten thousand times, is never refereed.
+MAX_WINDOW_S = 60.0
+MAX_READINGS = 10_000
+
+
+def _number(x: Any) -> bool:
+    """A finite real number (not a bool, not NaN, not infinite)."""
+    return isinstance(x, Real) and not isinstance(x, bool) and math.isfinite(x)
 
 
 @dataclass
@@ -57,14 +74,18 @@ class _Run:
 class Stabiliser:
     """Debounce and hand filter between a reader and the referee (see the module notes)."""
 
-    def __init__(self, window_s: float = 0.25, min_readings: int = 3, min_confidence: float = 0.0):
-        if window_s < 0:
-            raise ValueError(f"window_s must be 0 or more, not {window_s}")
-        if min_readings < 1:
-            raise ValueError(f"min_readings must be at least 1, not {min_readings}")
+    def __init__(self, window_s: float = 0.25, min_readings: int = 3, min_confidence: float = 0.0,
+                 spots=None):
+        if not _number(window_s) or not 0 <= window_s <= MAX_WINDOW_S:
+            raise ValueError(f"window_s must be a number of seconds from 0 to {MAX_WINDOW_S:g}, not {window_s!r}")
+        if not isinstance(min_readings, int) or isinstance(min_readings, bool) or not 1 <= min_readings <= MAX_READINGS:
+            raise ValueError(f"min_readings must be a whole number from 1 to {MAX_READINGS}, not {min_readings!r}")
+        if not _number(min_confidence) or not 0 <= min_confidence <= 1:
+            raise ValueError(f"min_confidence must be a number from 0 to 1, not {min_confidence!r}")
         self.window_s = float(window_s)
         self.min_readings = int(min_readings)
         self.min_confidence = float(min_confidence)
+        self.spots = None if spots is None else tuple(spots)  # every reading must name exactly these
         self._run: _Run | None = None
         self._passed: Any = None  # the key of the last board passed on
         self._t: float | None = None
@@ -79,7 +100,13 @@ class Stabiliser:
         return cls(**{"window_s": window, "min_readings": readings, **overrides})
 
     def feed(self, observation: Observation, t: float) -> Observation | None:
-        """Take one reading made at time ``t``; return it if the board has just settled, else None."""
+        """Take one reading made at time ``t``; return it if the board has just settled, else None.
+
+        Raises ``ReadingError`` for a malformed reading (``engine.observation.check``), ValueError
+        for a time that is not a finite number or goes backwards; neither changes the run."""
+        if not _number(t):
+            raise ValueError(f"the time {t!r} is not a finite number of seconds: pass a monotonic clock")
+        check(observation, self.spots)
         if self._t is not None and t < self._t:
             raise ValueError(f"time went backwards ({t} after {self._t}): pass a monotonic clock")
         self._t = t

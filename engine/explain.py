@@ -105,6 +105,22 @@ class Explainer:
             return (piece.owner, piece.kind)
         return piece.owner if self.sees == "polarity" else OCCUPIED
 
+    def values(self, spot: str) -> tuple:
+        """Every view value this reader could see on ``spot`` in this game, empty first.
+
+        The referee weighs each of them on a spot the reader could not read
+        (``Reading.unknown``): which one stands there is the only thing it may not assume. By
+        default a piece of any colour in play, of the kind that stands on ``spot``
+        (``Rules.kind_at``); a family whose spots hold more (several kinds) says so here."""
+        memo = self.__dict__.setdefault("_values", {})
+        out = memo.get(spot)
+        if out is None:
+            kind = self.rules.kind_at(spot)
+            out = (None,) + tuple(dict.fromkeys(self.value(Piece(c, kind))
+                                                for c in range(1, self.rules.colours + 1)))
+            memo[spot] = out
+        return out
+
     def key(self, state) -> tuple:
         """``state``'s board as this reader sees it, spot by spot."""
         memo = self._memo.get(id(state))

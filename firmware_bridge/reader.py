@@ -5,8 +5,11 @@
 
 ``sees`` is the board's own sensing kind: ``occupancy`` (reed switches: a piece or not) or
 ``polarity`` (hall sensors under magnets: player 1's pieces north side down, player 2's south).
-A cell that reports a fault reads as empty with confidence 0, so one broken sensor does not
-stop the game (``arbiter sensor-monitor --test`` finds it).
+A cell that reports a fault is an unread spot (``Reading.unknown``), never an empty one: read as
+empty, a man standing on a broken sensor could be "removed" by a player who never touched it.
+The referee weighs every value the game allows there, so a broken sensor stops the game only
+when a step turns on that spot ("I can't read a7: the sensor under it reports a fault";
+``arbiter sensor-monitor --test`` finds it).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ __all__ = ["SerialReader"]
 
 _PIECES = {wire.NORTH: Piece(1, "piece"), wire.SOUTH: Piece(2, "piece")}
 _OCCUPIED = Piece(0, "piece")
+FAULT_NOTE = "the sensor under it reports a fault"
 
 
 class SerialReader:
@@ -72,7 +76,7 @@ class SerialReader:
             if v == wire.EMPTY:
                 points[spot] = Reading(None, 1.0)
             elif v == wire.FAULT:
-                points[spot] = Reading(None, 0.0)
+                points[spot] = Reading.unknown(FAULT_NOTE)
             elif polarity:
                 points[spot] = Reading(_PIECES[v], 1.0)
             else:
