@@ -461,6 +461,13 @@ class Referee:
             m = self._match(key)
             if m is not None:
                 found.append((0.0, self._outcome(m), m, key))
+        if len(found) > 1:
+            # Of the values an unread spot may hold, those that need two steps at once to explain
+            # the board give way to those that need one or none, as fewer assumed steps win on a
+            # board read whole: a man put on d1 beside an unread a7 is that step, not "d1, and
+            # the other player's man on a7" (which the next look that sees a7 would show).
+            fewest = min(self._assumed(f[2]) for f in found)
+            found = [f for f in found if self._assumed(f[2]) <= max(fewest, 1)]
         for base in bases:
             for cost, key in _flipped(base, flips, MAX_FLIPS):
                 if cost >= SURPRISE or (found and cost >= found[0][0] + MARGIN):
@@ -504,6 +511,16 @@ class Referee:
                 seen = tuple(e.steps[0] for e in what if len(e.steps) == 1 and e.base == CURRENT) if kind == "found" else ()
                 return Unclear(tuple(i for i in range(len(key)) if key[i] != okey[i]), seen)
         return None
+
+    @staticmethod
+    def _assumed(match: tuple) -> int:
+        """How many steps a match assumes were made: none for the same board, else its longest."""
+        kind, what = match
+        if kind == "same":
+            return 0
+        if kind == "back":
+            return 1
+        return max(len(e.steps) for e in what)
 
     def _outcome(self, match: tuple) -> tuple:
         """What a match would make of the game: two matches with the same outcome agree."""

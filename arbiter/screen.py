@@ -31,8 +31,10 @@ __all__ = ["LiveScreen", "StoryScreen", "game_board", "led_board"]
 MARKS = {"step": "✓", "steps": "✓", "waiting-removal": "✓", "correction": "↻", "takeback": "↶",
          "takeback-pending": "?", "ambiguous": "?", "offer": "?", "hint": "☆", "illegal": "✗", "restored": "✓",
          "in-progress": "…", "unseen": "·", "seen": "·", "over": "■", "start": "▶", "error": "!",
-         "guidance": "!", "resumed": "✓", "clock": "⏱", "button": "·", "unchanged": "·", "unclear": "?"}
-STYLES = {"illegal": "bold red", "error": "bold red", "guidance": "bold magenta", "over": "bold green",
+         "guidance": "!", "resumed": "✓", "clock": "⏱", "button": "·", "unchanged": "·", "unclear": "?",
+         "cleared": "✗"}
+STYLES = {"illegal": "bold red", "cleared": "bold red", "error": "bold red", "guidance": "bold magenta",
+          "over": "bold green",
           "correction": "yellow", "takeback": "yellow", "takeback-pending": "yellow", "ambiguous": "cyan",
           "offer": "cyan", "hint": "cyan", "unseen": "dim", "seen": "dim", "clock": "yellow"}
 # LED boards drawn in the story: the moments a player would look at the lights.

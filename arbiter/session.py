@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from engine.observation import SEES, Observation
+from engine.observation import SEES, UNREAD, Observation, ReadingError
 from hardware.buttons import Buttons, Role
 from hardware.pixels import Pixels
 from hardware.palette import OFF, RGB, STANDARD, Palette
@@ -161,7 +161,7 @@ class Session:
                                           takeback_hold_s=takeback_hold_s)
         self._start_state = state
         settle = {"window_s": rules.settle_s} if rules.settle_s else {}
-        self.stabiliser = stabiliser or Stabiliser.for_reader(self.sees, **settle)
+        self.stabiliser = stabiliser or Stabiliser.for_reader(self.sees, spots=self.referee.spots, **settle)
         self.journal = journal
         self.clock = clock
         self.spots = spots_for(self.game)
@@ -266,6 +266,9 @@ class Session:
                 verdict = self.referee.observe(board, t) if board is not None else self.referee.tick(t)
                 if board is not None:
                     self.last_board = board
+            except ReadingError as exc:  # a reader's bug: that reading is dropped, the game goes on
+                self._error("reader", exc, t)
+                verdict = None
             except Exception as exc:
                 self._error("referee", exc, t)
                 verdict = None
@@ -299,8 +302,11 @@ class Session:
         self.errors[where] = n
         if n == 1 or n % 100 == 0:
             times = "" if n == 1 else f" ({n} times so far)"
-            self._announce(Announcement(t, "error", f"{where} error{times}: {exc.__class__.__name__}: {exc}. "
-                                                    f"The game goes on."))
+            if isinstance(exc, ReadingError):  # the reader broke its contract: say what, not a class name
+                message = f"The board reader sent a bad reading{times}, ignored: {exc}. The game goes on."
+            else:
+                message = f"{where} error{times}: {exc.__class__.__name__}: {exc}. The game goes on."
+            self._announce(Announcement(t, "error", message))
 
     # ------------------------------------------------------------------ verdicts
     def _verdict(self, v: Verdict, t: float) -> None:
@@ -326,7 +332,7 @@ class Session:
                 self.checking = False
                 events.append(Fixed())
                 message = "A step was made while I was away: " + message
-            elif v.kind in (R.ILLEGAL, R.IN_PROGRESS):
+            elif v.kind in (R.ILLEGAL, R.IN_PROGRESS, R.CLEARED):
                 put, take = self._differences()
                 events.append(Guidance(put=put, take=take))
                 message = "The board does not match the saved game: " + _fix_words(put, take)
@@ -383,7 +389,7 @@ class Session:
             out.append(StepAccepted(v.points))
         if v.accepted and self.state.result is None:
             out.append(self._turn())
-        if k == R.ILLEGAL:
+        if k in (R.ILLEGAL, R.CLEARED):
             out.append(IllegalChange(v.points))
         elif k == R.IN_PROGRESS:
             out.append(Guidance(put=v.points))
@@ -391,7 +397,7 @@ class Session:
             out.append(StepAccepted(self._candidate_points(0)))
         # What is still to come off the board: a mill's choice, or captured pieces to lift.
         # StepAccepted clears both signals in the player, so after a step they are sent again.
-        if k not in (R.ILLEGAL, R.IN_PROGRESS, R.AMBIGUOUS, R.UNSEEN, R.UNCLEAR, R.TAKEBACK_PENDING):
+        if k not in (R.ILLEGAL, R.IN_PROGRESS, R.AMBIGUOUS, R.UNSEEN, R.UNCLEAR, R.TAKEBACK_PENDING, R.CLEARED):
             removal = self.state.phase == "removal"
             want = ("removable" if removal else "lift", tuple(v.to_remove))
             shown = ("", ()) if v.steps else self._removal_shown
@@ -409,8 +415,9 @@ class Session:
         """(spots to put a piece on, spots to take a piece off) for the board to match the game."""
         want = self.referee.expected()
         seen = self.last_board.view() if self.last_board is not None else {}
-        put = tuple(s for s, w in want.items() if w is not None and seen.get(s) != w)
-        take = tuple(s for s, v in seen.items() if v is not None and want.get(s) != v)
+        # a spot the reader cannot read is neither to put nor to take: nothing is known of it
+        put = tuple(s for s, w in want.items() if w is not None and seen.get(s) not in (w, UNREAD))
+        take = tuple(s for s, v in seen.items() if v is not None and v is not UNREAD and want.get(s) != v)
         return put, take
 
     def _candidate_points(self, i: int) -> tuple[str, ...]:
