@@ -39,6 +39,15 @@ readings explain about equally gives ``unclear`` and nothing changes until a cle
 board no likely reading explains is not called illegal while a reading the reader found unlikely
 but possible (``DOUBT_P``) makes it legal: ``unclear`` at those spots, for ``doubt_hold_s``.
 
+At the door. Every board is checked first (``engine.observation.check``): a reading that lacks
+a spot, names one the board does not have, or carries a wrong type or a NaN raises
+``ReadingError`` naming the spot, never read as empty. A spot the reader could not read
+(``Reading.unknown``) is weighed as every value the game allows there (``Explainer.values``),
+each equally likely: a step it alone decides is ``unclear`` with the reader's note, a step every
+reading shares is accepted, and more such boards than ``MAX_UNREAD_BOARDS`` is ``unseen``. A board
+that lost most of its pieces is ``cleared`` ("put the pieces back"), never a take-back; holding
+still confirms a take-back of one turn only, more needs the button.
+
 Fewer assumed steps win: a board that one correction explains is not read as two new steps.
 When two explanations fit equally (an occupancy grid cannot tell whose piece went where) the
 verdict is ``ambiguous`` with the candidates; ``choose(candidate)`` settles it. A step that leaves

@@ -33,6 +33,7 @@ correction          ``Fixed``, ``StepAccepted`` on the new step's points, ``Turn
 waiting-removal     as a step, then ``Removable`` (a mill's choice of pieces) or ``GemToTake``
                     (captured pieces still on the board, ``State.leftovers``)
 illegal             ``IllegalChange`` on the points that differ; ``Fixed`` when put back
+cleared             ``IllegalChange`` on the spots emptied (the board swept or covered)
 in-progress         ``Guidance(put=...)``: where the lifted piece may go
 ambiguous           ``StepAccepted`` on the candidate on offer; the screen lists them; menu
                     offers the next, confirm accepts the one on offer
