@@ -384,3 +384,47 @@ def test_a_step_naming_a_point_the_board_does_not_have_is_refused_by_name(name, 
     with pytest.raises(ValueError, match="zz is not a point"):  # a step entered with the buttons
         ref.enter(text)
     assert ref.history == tuple(steps)
+
+
+# ============================================================================ never a guess, at random
+@pytest.mark.parametrize("name, sees", [(n, s) for n in ("nine-mens-morris", "morabaraba", "tapatan") for s in READERS]
+                         + [("brain-hanky", "colour")])
+def test_an_unread_spot_never_makes_the_referee_accept_a_step_that_was_not_made(name, sees):
+    """Random positions, a random step made (or none), a random spot unread: whatever the referee
+    accepts is the step made, or it says unclear (or, for occupancy, offers candidates)."""
+    import random
+
+    game = engine.load(name)
+    rng = random.Random(30)
+    checked = accepted = 0
+
+    def pick(state):  # Brain Hanky lists thousands of steps: it draws one
+        return state.random_step(rng) if hasattr(state, "random_step") else rng.choice(state.legal_steps())
+
+    for _ in range(120 if game.rules.family == "mills" else 40):
+        st, steps = game.new(), []
+        for _ in range(rng.randint(0, 24)):
+            if st.result is not None:
+                break
+            step = pick(st)
+            steps.append(step)
+            st = st.play(step)
+        if st.result is not None:
+            continue
+        made = pick(st) if rng.random() < 0.8 else None
+        board = st.play(made) if made is not None else st
+        ref = Referee.from_steps(game, steps, sees)
+        spot = rng.choice(ref.spots)
+        v = ref.observe(SimReader(game, sees).read(board, {spot: NOTE}))
+        checked += 1
+        if v.accepted:
+            accepted += 1
+            assert v.steps == (made,) or ref.explainer.key(ref.state) == ref.explainer.key(board), \
+                (steps, made, spot, v)
+        elif made is None:
+            assert v.kind in (R.UNCHANGED, R.WAITING_REMOVAL, R.UNCLEAR), (steps, spot, v)
+        else:
+            assert v.kind in (R.UNCLEAR, R.AMBIGUOUS), (steps, made, spot, v)
+            if v.kind == R.AMBIGUOUS:
+                assert any(c[:1] == (made,) for c in v.candidates) or sees == "occupancy"
+    assert checked > 30 and accepted > checked // 3, (checked, accepted)  # most steps are still accepted
