@@ -320,9 +320,10 @@ def test_an_emptied_board_is_cleared_never_a_takeback(sees):
     assert t.show(t.ref.state).kind == R.RESTORED
 
 
-@pytest.mark.parametrize("lost, cleared", [(3, False), (4, True)])
-def test_a_board_is_cleared_when_it_lost_more_than_half_of_its_pieces(lost, cleared):
-    steps = ("a1", "a7", "d1", "g7", "b2", "f6", "d2")  # seven men
+@pytest.mark.parametrize("men, lost, cleared", [(7, 3, False), (7, 4, True), (6, 3, False), (4, 3, True),
+                                                (2, 2, False)])
+def test_a_board_is_cleared_when_it_lost_more_than_half_of_its_pieces_and_at_least_three(men, lost, cleared):
+    steps = ("a1", "a7", "d1", "g7", "b2", "f6", "d2")[:men]  # placements: one man each
     t = Table(NMM, "colour", *steps)
     v = t.show(t.ref._states[len(steps) - lost], t=0.0)  # an earlier position: the last men lifted
     assert v.kind == (R.CLEARED if cleared else R.TAKEBACK_PENDING)
@@ -428,3 +429,22 @@ def test_an_unread_spot_never_makes_the_referee_accept_a_step_that_was_not_made(
             if v.kind == R.AMBIGUOUS:
                 assert any(c[:1] == (made,) for c in v.candidates) or sees == "occupancy"
     assert checked > 30 and accepted > checked // 3, (checked, accepted)  # most steps are still accepted
+
+
+def test_after_resume_an_unread_spot_is_neither_to_put_nor_to_take():
+    from arbiter.physical import PhysicalBoard
+
+    game = engine.load(NMM)
+    st = game.new()
+    for s in MILL + ("xa7",):
+        st = st.play(s)
+    board = PhysicalBoard.of_state(game, st)
+    board.take("d1")  # a white man lost while arbiter was away
+    table = SimTable(NMM, "occupancy", history=MILL + ("xa7",), board=board, resumed=True, start=False)
+    table.reader.broken["g7"] = NOTE  # the black man on g7 stands on a broken switch
+    table.session.start()
+    log = table.run("wait 1")
+    guided = [a for a in log if a.kind == "guidance"]
+    assert guided and guided[-1].message == "The board does not match the saved game: Put a piece on d1."
+    table.run("put d1 white")
+    assert not table.session.checking and table.session.history == MILL + ("xa7",)
