@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 from .core import Piece
@@ -221,8 +221,17 @@ class Observation:
 
 
 # ---------------------------------------------------------------------- the check at the door
+_ROUNDING = 1e-9  # a probability summed or normalised in floating point may land a hair past 0 or 1
+
+
 def _probability(x: Any) -> bool:
-    return isinstance(x, Real) and not isinstance(x, bool) and math.isfinite(x) and 0.0 <= x <= 1.0
+    return (isinstance(x, Real) and not isinstance(x, bool) and math.isfinite(x)
+            and -_ROUNDING <= x <= 1.0 + _ROUNDING)
+
+
+def _whole(x: Any) -> bool:
+    """A whole number (numpy's too), not a bool."""
+    return isinstance(x, Integral) and not isinstance(x, bool)
 
 
 def _seeable(value: Any, sees: str) -> bool:
@@ -232,9 +241,8 @@ def _seeable(value: Any, sees: str) -> bool:
     if sees == "occupancy":
         return value == OCCUPIED
     if sees == "polarity":
-        return isinstance(value, int) and not isinstance(value, bool)
-    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], int)
-            and not isinstance(value[0], bool) and isinstance(value[1], str))
+        return _whole(value)
+    return isinstance(value, tuple) and len(value) == 2 and _whole(value[0]) and isinstance(value[1], str)
 
 
 def check_reading(spot: str, reading: Any, sees: str) -> None:
@@ -254,7 +262,7 @@ def check_reading(spot: str, reading: Any, sees: str) -> None:
         if not isinstance(piece, Piece):
             raise ReadingError(f"{spot}: the piece is {type(piece).__name__} {piece!r}, not a Piece "
                                f"(write Piece(owner, kind), or None for an empty spot)")
-        if not isinstance(piece.owner, int) or isinstance(piece.owner, bool) or not isinstance(piece.kind, str):
+        if not _whole(piece.owner) or not isinstance(piece.kind, str):
             raise ReadingError(f"{spot}: {piece!r} needs a whole-number owner and a kind in words")
     if not _probability(reading.confidence):
         raise ReadingError(f"{spot}: confidence {reading.confidence!r} is not a number from 0 to 1")
