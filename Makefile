@@ -1,19 +1,29 @@
 # The two quick-start commands: `make demo` and `make test`. Both build a local virtual
 # environment in .venv on first use (only Python 3.11+ and pip are needed) and reuse it after.
+# `make demo` installs only what playing needs (`pip install -e .`); `make test` and the
+# benchmarks add the test tools (`.[dev]`). The hardware libraries (`.[pi]`) are for a Pi only.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise
 
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
 
-demo: $(STAMP)
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $(PLAY_STAMP)
+
+# The dev install holds the play install, so it stamps both.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP) $(PLAY_STAMP)
+
+demo: $(PLAY_STAMP)
 	$(BIN)/arbiter demo
 
 test: $(STAMP)

@@ -144,6 +144,9 @@ class Table:
                                now=self.time, **session_kwargs)
         self._next_frame = self.time.t
         self._held_hand = False
+        # Called after every frame the session reads: ``arbiter play`` looks at the keyboard here
+        # for q, which stops a simulated game as it stops a real one.
+        self.on_frame: Callable[[], None] | None = None
         if start:
             self.session.start()
 
@@ -157,6 +160,8 @@ class Table:
                 _time.sleep(max(0.0, (self._next_frame - self.time.t) / self.speed))
             self.time.set(max(self.time.t, self._next_frame))
             s.poll()
+            if self.on_frame is not None:
+                self.on_frame()
             self._next_frame += self.frame_s
         if self.speed > 0:
             _time.sleep(max(0.0, (end - self.time.t) / self.speed))

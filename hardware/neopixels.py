@@ -24,7 +24,7 @@ from .power import Power
 
 ALLOWED_PINS = ("D18", "D10", "D12", "D21")
 INSTALL = "pip install 'arbiter[pi]'"
-SPI_HINT = ("use --backend neopixel-spi instead (data on GPIO 10 / MOSI, no root; enable SPI with "
+SPI_HINT = ("use --leds neopixel-spi instead (data on GPIO 10 / MOSI, no root; enable SPI with "
             "`sudo raspi-config nonint do_spi 0`)")
 
 
@@ -54,7 +54,7 @@ def _import(module: str, package: str) -> Any:
 
 
 NOT_A_PI = ("this computer ({}) is not a board Blinka can drive LEDs from: run on a Raspberry Pi, or use "
-            "--backend terminal or --backend png to simulate the LEDs")
+            "--leds terminal or --leds png to simulate the LEDs")
 
 
 def _board() -> Any:

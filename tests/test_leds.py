@@ -352,7 +352,7 @@ def test_a_pin_that_cannot_drive_neopixels_is_refused_with_the_ones_that_can(pin
 def test_the_gpio_driver_needing_root_says_sudo_or_spi(fake_pi):
     fake_pi.writer.failure = "NeoPixel support requires running with sudo, please try again!"
     px = open_pixels("neopixel", THREE)
-    with pytest.raises(LedError, match="needs root: run with sudo, or use --backend neopixel-spi"):
+    with pytest.raises(LedError, match="needs root: run with sudo, or use --leds neopixel-spi"):
         px.show()
 
 
@@ -391,7 +391,7 @@ def test_a_computer_blinka_cannot_drive_leds_from_is_told_to_simulate(monkeypatc
         monkeypatch.delitem(sys.modules, name, raising=False)
     for var in ("BLINKA_FORCEBOARD", "BLINKA_FORCECHIP", "BLINKA_OS_AGNOSTIC"):
         monkeypatch.delenv(var, raising=False)
-    with pytest.raises(LedError, match=r"is not a board Blinka can drive LEDs from.*--backend terminal"):
+    with pytest.raises(LedError, match=r"is not a board Blinka can drive LEDs from.*--leds terminal"):
         open_pixels(backend, THREE)
     for name in ("board", "neopixel", "neopixel_spi"):
         sys.modules.pop(name, None)
@@ -451,7 +451,7 @@ def test_leds_test_without_hardware_fails_in_one_line():
 
 @pytest.mark.parametrize("args, message", [
     (["test", "no-such-game"], "neither a game nor a board"),
-    (["test", "three", "--backend", "png"], "needs --out"),
+    (["test", "three", "--leds", "png"], "needs --leds-out"),
     (["test", "three", "--backend", "neopixel", "--pin", "D5"], "cannot be driven from pin D5"),
 ])
 def test_leds_test_errors_are_one_line_with_status_2(args, message):

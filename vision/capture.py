@@ -266,7 +266,7 @@ class _OpenCVSource:
         if s.gain is not None and not self._set(cv2.CAP_PROP_GAIN, float(s.gain)):
             problems.append(_refused("opencv", f"it refused gain {_num(float(s.gain))} (CAP_PROP_GAIN)"))
         if s.ev is not None:
-            problems.append("exposure compensation (--ev) works with the Pi camera (--backend picamera2) only; "
+            problems.append("exposure compensation (--ev) works with the Pi camera (--camera-backend picamera2) only; "
                             "use --exposure VALUE with this camera")
         return problems
 
@@ -328,7 +328,7 @@ class _Picamera2Source:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError:
             raise CameraError("the picamera2 backend needs the picamera2 library (installed with Raspberry Pi "
-                              "OS; `sudo apt install python3-picamera2`), or use --backend opencv") from None
+                              "OS; `sudo apt install python3-picamera2`), or use --camera-backend opencv") from None
         self.cam = Picamera2()
         config = self.cam.create_video_configuration(main={"size": (settings.width, settings.height),
                                                            "format": "BGR888"})

@@ -19,9 +19,16 @@ module              commands
 
 from __future__ import annotations
 
-import click
+import os
 
-from . import export, games, hint, leds, play, sensor, vision
+# OpenCV logs its own warnings to stderr ("[ WARN:0@0.012] global cap_v4l.cpp ... can't open camera
+# by index") before arbiter says what happened and what to do; silenced before anything imports
+# cv2, since OpenCV reads this once. Set OPENCV_LOG_LEVEL=WARNING to see them again.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
+
+import click  # noqa: E402
+
+from . import export, games, hint, leds, play, sensor, vision  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

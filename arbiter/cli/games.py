@@ -12,9 +12,9 @@ from rich.table import Table
 import engine
 from engine.summary import rules_summary
 
-from ..records import Record, RecordError, load_record, replay
+from ..records import Record, RecordError, replay
 from ..textboard import board_text
-from .common import GAME_ARGS, console, fail, parse_game_options
+from .common import GAME_ARGS, console, fail, load_game_record, parse_game_options
 
 
 @click.command()
@@ -61,10 +61,7 @@ def rules(ctx: click.Context, game: str) -> None:
 
 
 def _load(path: str) -> Record:
-    try:
-        return load_record(path)
-    except RecordError as exc:
-        fail(str(exc))
+    return load_game_record(path)
 
 
 @click.command("replay")
@@ -75,6 +72,7 @@ def _load(path: str) -> Record:
 def replay_cmd(file: str, as_json: bool, steps_limit: int) -> None:
     """Replay the game record FILE and report the final position, or the first illegal step.
 
+    FILE may also be a game's journal: it is read as `arbiter export` would write it.
     Exit status: 0 all steps legal, 1 an illegal step (reported), 2 an unusable file.
     """
     record = _load(file)
@@ -106,7 +104,7 @@ def replay_cmd(file: str, as_json: bool, steps_limit: int) -> None:
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False), help="PNG file to write.")
 @click.option("--labels/--no-labels", default=True, help="Write point names beside the points.")
 def render(file: str, out: str, labels: bool) -> None:
-    """Draw the final position of the game record FILE to a PNG picture."""
+    """Draw the final position of the game record FILE (or a game's journal) to a PNG picture."""
     record = _load(file)
     try:
         outcome = replay(record)

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .common import console, errors, fail
+from .common import console, errors, fail, load_game_record
 
 
 @click.command("hint")
@@ -21,7 +21,7 @@ from .common import console, errors, fail
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None,
               help="Where solved games are kept (default: $ARBITER_CACHE_DIR or ~/.cache/arbiter).")
 def hint(record: str, as_json: bool, cache_dir: str | None) -> None:
-    """Say what best play gets from the position the game record RECORD ends in.
+    """Say what best play gets from the position the game record RECORD (or a journal) ends in.
 
     Works for the solved games: the 3x3 games, Tatu Vyura, Tatu Nyoka, Tatu Ndege, Moja na Nusu
     and Tableaux. The first hint for a game may take a few seconds; it is kept for next time.
@@ -31,10 +31,10 @@ def hint(record: str, as_json: bool, cache_dir: str | None) -> None:
     from pathlib import Path
 
     from ..hints import HintError, HintStore
-    from ..records import RecordError, load_record, replay
+    from ..records import RecordError, replay
 
     try:
-        outcome = replay(load_record(record))
+        outcome = replay(load_game_record(record))
     except RecordError as exc:
         fail(str(exc))
     if not outcome.legal:

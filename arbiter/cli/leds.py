@@ -1,12 +1,14 @@
 """``arbiter leds``: check the LED wiring of a board and write its layout map.
 
     arbiter leds map nine-mens-morris --out board-leds.json      # a starter map to edit
-    arbiter leds test nine-mens-morris --map board-leds.json     # light the pixels one by one
+    arbiter leds test nine-mens-morris --layout-map board-leds.json   # light the pixels one by one
 
 ``test`` lights each spot's pixels in turn with the spot's name, so a builder can walk along
 the strip and see that every pixel sits under the point the map says. Without hardware it draws
-the board in the terminal (``--backend terminal``, the default off a Raspberry Pi) or to
-pictures (``--backend png --out leds.gif``).
+the board in the terminal (``--leds terminal``, the default off a Raspberry Pi) or to
+pictures (``--leds png --leds-out leds.gif``). The options are named as in ``arbiter play``
+(``--leds``, ``--leds-out``, ``--layout-map``); the old ``--backend``, ``--out`` and ``--map``
+still work.
 
 Errors are one line on stderr with exit status 2, as everywhere in arbiter.
 """
@@ -26,7 +28,7 @@ from hardware.leds import BACKENDS, LedError, default_backend, open_pixels
 from hardware.palette import STANDARD
 from hardware.power import Power
 
-from .common import console, fail
+from .common import Renamed, console, fail
 
 
 def _spots(game: str):
@@ -88,22 +90,25 @@ def map_cmd(game: str, out: str, wiring: str, start: str, leds_per_unit: int | N
     console.print(f"wrote {out}: board {layout.board}, {len(layout.points)} spots on {layout.count} pixels "
                   f"({layout.description})", soft_wrap=True)
     console.print(Power().supply_advice(layout.count) + "; see docs/wiring.md for the supply.", soft_wrap=True)
-    console.print(f"Check it with: arbiter leds test {game} --map {out}", soft_wrap=True)
+    console.print(f"Check it with: arbiter leds test {game} --layout-map {out}", soft_wrap=True)
 
 
 @leds.command("test")
 @click.argument("game")
-@click.option("--map", "map_file", type=click.Path(dir_okay=False), default=None,
-              help="LED map file (default: the generated map, as `arbiter leds map` writes it).")
-@click.option("--backend", type=click.Choice([b for b in BACKENDS if b != "memory"]), default=None,
+@click.option("--layout-map", "map_file", cls=Renamed, old=("--map",), type=click.Path(dir_okay=False),
+              default=None,
+              help="LED layout map from `arbiter leds map` (default: one pixel per point in serpentine rows).")
+@click.option("--leds", "backend", cls=Renamed, old=("--backend",),
+              type=click.Choice([b for b in BACKENDS if b != "memory"]), default=None,
               help="Where to show the pixels (default: neopixel on a Raspberry Pi, terminal elsewhere).")
 @click.option("--pin", default="D18", show_default=True, help="NeoPixel data pin: D18, D12, D21 or D10.")
-@click.option("--out", "out", default=None, type=click.Path(dir_okay=False),
-              help="png backend: FILE.gif (all pixels, animated), FILE.png, or a name with {n} per frame.")
+@click.option("--leds-out", "out", cls=Renamed, old=("--out",), default=None, type=click.Path(dir_okay=False),
+              help="--leds png: FILE.gif (all pixels, animated), FILE.png, or a name with {n} per frame.")
 @click.option("--delay", type=click.FloatRange(min=0), default=None,
               help="Seconds each point stays lit (default 0.6 on a terminal, 0 otherwise).")
 @click.option("--step", "step", is_flag=True, help="Wait for Enter before lighting the next point.")
-@click.option("--brightness", type=click.FloatRange(0.01, 1.0), default=0.3, show_default=True)
+@click.option("--brightness", type=click.FloatRange(0.01, 1.0), default=0.3, show_default=True,
+              help="Fraction of full brightness.")
 @click.option("--amp-limit", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
               help="Most current (A) the LED supply may give; frames are scaled down to stay under it.")
 def test_cmd(game: str, map_file: str | None, backend: str | None, pin: str, out: str | None,
@@ -116,7 +121,7 @@ def test_cmd(game: str, map_file: str | None, backend: str | None, pin: str, out
         fail(str(exc))
     backend = backend or default_backend()
     if backend == "png" and out is None:
-        fail("--backend png needs --out FILE.gif, FILE.png or a name with {n}")
+        fail("--leds png needs --leds-out FILE.gif, FILE.png or a name with {n}")
     if delay is None:
         delay = 0.6 if sys.stdout.isatty() else 0.0
     power = Power(brightness=brightness, amp_limit=amp_limit)

@@ -43,7 +43,7 @@ import click
 import engine
 from engine.protocol import Draws
 
-from .common import console, exposure_options, fail, parse_game_options
+from .common import camera_backend_option, console, exposure_options, fail, parse_game_options
 
 __all__ = ["CameraReader", "KeyboardButtons", "play"]
 
@@ -158,7 +158,7 @@ def _resume_value(value: str | None) -> str | None:
 @click.option("--resume", "resume_from", is_flag=False, flag_value="latest", default=None, metavar="[JOURNAL]",
               help="Carry on the latest unfinished game (or the journal given) instead of starting a new one.")
 @click.option("--camera", "camera_source", default="0", show_default=True, help="Camera index, or a video file / URL.")
-@click.option("--camera-backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@camera_backend_option(old=())  # play's --backend was never the camera's
 @click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
 @click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
 @exposure_options
@@ -170,9 +170,11 @@ def _resume_value(value: str | None) -> str | None:
 @click.option("--speed", type=click.FloatRange(min=0), default=None,
               help="Simulated players: 1 plays in real time, 10 ten times faster, 0 as fast as possible "
                    "(default 1 on a terminal, 0 otherwise).")
-@click.option("--brightness", type=click.FloatRange(0.01, 1.0), default=0.3, show_default=True)
+@click.option("--brightness", type=click.FloatRange(0.01, 1.0), default=0.3, show_default=True,
+              help="LEDs: fraction of full brightness.")
 @click.option("--palette", "palette_name", type=click.Choice(["standard", "colour-blind"]), default="standard",
-              show_default=True)
+              show_default=True, help="LED colours: colour-blind uses blue for legal and vermillion for illegal, "
+                                      "told apart with red-green colour blindness (docs/signals.md).")
 @click.pass_context
 def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_map: str | None, leds: str | None, leds_out: str | None, cal_path: str | None,
          map_path: str | None, time_control: str | None, resume_from: str | None, camera_source: str,
@@ -185,6 +187,7 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
     is written to the game's journal before it is announced; `--resume` carries on after a crash.
     See docs/play.md.
     """
+    _refuse_other_commands_options(list(ctx.args))
     options = parse_game_options(game, list(ctx.args))
     g = engine.load(game, **options)
     if time_control is not None:
@@ -264,6 +267,22 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
         console.print(message, soft_wrap=True)
         return
     _summary(console, session, journal)
+
+
+# Options of other commands that a user may carry over to play: what play calls them.
+OTHER_NAMES = {"--backend": "play names the LED backend --leds (e.g. --leds terminal) and the camera's "
+                            "--camera-backend (opencv or picamera2)",
+               "--map": "play takes the LED layout map as --layout-map FILE",
+               "--out": "play takes the LED pictures' file as --leds-out FILE (with --leds png)"}
+
+
+def _refuse_other_commands_options(args: list[str]) -> None:
+    """Game options follow GAME, so an unknown option would be called "not an option of the game":
+    say instead what play calls the option a user brought from `leds test` or `calibrate`."""
+    for arg in args:
+        said = OTHER_NAMES.get(arg.partition("=")[0])
+        if said is not None:
+            fail(f"{said}; see `arbiter play --help`")
 
 
 def _quietly(close) -> None:
@@ -357,9 +376,10 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposu
     from vision.reader import BoardReader
 
     path = Path(cal_path or f"calibration-{g.name}.json")
+    no_camera = f"no camera? `arbiter play {g.name} --reader sim` plays on a simulated board"
     if not path.exists():
         fail(f"no calibration {path}: calibrate the camera first with `arbiter calibrate {g.name} --camera "
-                 f"{source}` (docs/calibration.md), or pass --calibration FILE")
+             f"{source}` (docs/calibration.md), or pass --calibration FILE ({no_camera})")
     try:
         cal = load_calibration(path, game=g.name)
     except CalibrationError as exc:
@@ -369,7 +389,7 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposu
     try:
         cam.open()
     except CameraError as exc:
-        fail(str(exc))
+        fail(f"{exc} ({no_camera})")
     for problem in cam.exposure_problems:
         console.print(f"[yellow]Note:[/] {problem}", soft_wrap=True)
     try:
@@ -413,6 +433,14 @@ def _run_camera(session) -> tuple[str, int] | None:
     return None
 
 
+def _stop_on_q(keys: KeyboardButtons) -> None:
+    """Read the keys typed since the last frame; q stops the simulated game as Ctrl-C does (the
+    simulated players press the buttons themselves, so c, u and m are not passed on)."""
+    keys.poll()
+    if keys.quit:
+        raise KeyboardInterrupt
+
+
 def _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed):
     """Simulated players on a simulated board kept beside the journal; (session, stopped)."""
     from ..physical import PhysicalBoard, PhysicalError
@@ -438,6 +466,9 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
                   speed=speed, start=False, **common)
     session = table.session
     session.start()
+    keys = KeyboardButtons() if sys.stdin.isatty() else None  # q stops it, as a game on the board
+    if keys is not None:
+        table.on_frame = lambda: _stop_on_q(keys)
     players = Player(table, steps, rng=None if steps else random.Random(seed))
     again = f"`arbiter play {g.name} --reader {reader}{' --script FILE' if steps else ''} --resume`"
     try:
@@ -447,6 +478,9 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
     except KeyboardInterrupt:
         session.pause()
         return session, (f"Stopped. The game is saved in {journal.path}; carry on with {again}.", 0)
+    finally:
+        if keys is not None:
+            keys.close()
     if not session.over:
         message = (f"The script ended before the game did ({len(session.history)} steps). The journal "
                    f"{journal.path} is kept; carry on with {again}.")

@@ -19,7 +19,7 @@ import click
 
 import engine
 
-from .common import GAME_ARGS, console, fail, parse_game_options
+from .common import GAME_ARGS, Renamed, console, fail, parse_game_options
 
 __all__ = ["COMMANDS", "Monitor", "board_pixels", "open_sensor_board"]
 
@@ -78,7 +78,7 @@ def board_pixels(sensor, layout, brightness: float):
 @click.option("--sensing", type=click.Choice(["occupancy", "polarity"]), default=None,
               help="Reed switches (occupancy) or hall sensors (polarity) [default: polarity for Brain Hanky, "
                    "occupancy otherwise].")
-@click.option("--leds", "led_count", type=click.IntRange(min=0), default=None,
+@click.option("--led-count", "led_count", cls=Renamed, old=("--leds",), type=click.IntRange(min=0), default=None,
               help="NeoPixels on the board [default: as many as the board's default LED map has].")
 @click.option("--link", type=click.Choice(["usb", "uart"]), default="usb", show_default=True)
 @click.option("--force", is_flag=True, help="Overwrite files already in the folder.")
@@ -328,7 +328,7 @@ def _report(mon: Monitor) -> bool:
 @click.command("sensor-sim", context_settings=GAME_ARGS)
 @click.argument("game")
 @click.option("--sensing", type=click.Choice(["occupancy", "polarity"]), default="occupancy", show_default=True)
-@click.option("--leds", "led_count", type=click.IntRange(min=0), default=None,
+@click.option("--led-count", "led_count", cls=Renamed, old=("--leds",), type=click.IntRange(min=0), default=None,
               help="The virtual board's LEDs [default: as many as the game's LED map has].")
 @click.option("--scan-hz", type=click.FloatRange(1, 1000), default=100.0, show_default=True)
 @click.option("--bounce-ms", type=click.FloatRange(min=0), default=2.0, show_default=True,

@@ -20,7 +20,7 @@ import numpy as np
 
 import engine
 
-from .common import GAME_ARGS, camera_source, console, exposure_options, fail, parse_game_options
+from .common import GAME_ARGS, camera_backend_option, camera_source, console, exposure_options, fail, parse_game_options
 
 
 def _load_game(name: str, extra: list[str]):
@@ -126,13 +126,13 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.option("--seed", type=int, default=1, show_default=True, help="With --sim: which simulated camera.")
 @click.option("--width", type=int, default=1280, show_default=True)
 @click.option("--height", type=int, default=720, show_default=True)
-@click.option("--backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@camera_backend_option()
 @exposure_options
 @click.pass_context
 def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | None, use_sim: bool,
               empty_path: str | None, pieces_path: str | None, out: str | None, overlay: str | None,
               show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, seed: int,
-              width: int, height: int, backend: str, exposure: float | str | None, gain: float | None,
+              width: int, height: int, camera_backend: str, exposure: float | str | None, gain: float | None,
               ev: float | None) -> None:
     """Teach arbiter how GAME's board and pieces look to this camera.
 
@@ -225,7 +225,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
         except CalibrationError as exc:
             fail(f"calibration failed: {exc}", 1)
     else:
-        cal, pieces_img = _calibrate_with_camera(camera, width, height, backend, exposure, gain, ev, game,
+        cal, pieces_img = _calibrate_with_camera(camera, width, height, camera_backend, exposure, gain, ev, game,
                                                  described, attempt)
     cal.save(out_path)
     _write_overlay(cal, pieces_img, overlay_path)
@@ -383,7 +383,7 @@ def camera_list() -> None:
     found = list_cameras()
     if not found:
         console.print("No cameras found. Plug in a USB camera (or enable the Pi camera) and try again; "
-                      "a Pi camera module is used with --backend picamera2.")
+                      "a Pi camera module is used with --camera-backend picamera2.", soft_wrap=True)
         return
     for cam in found:
         size = f"{cam['size'][0]}x{cam['size'][1]}" if cam["size"] else "no frame delivered"
@@ -393,13 +393,13 @@ def camera_list() -> None:
 
 @camera.command("snapshot")
 @click.option("--camera", "source", default="0", show_default=True, help="Camera index, or a video file / URL.")
-@click.option("--backend", type=click.Choice(["opencv", "picamera2"]), default="opencv", show_default=True)
+@camera_backend_option()
 @click.option("--width", type=int, default=1280, show_default=True)
 @click.option("--height", type=int, default=720, show_default=True)
 @click.option("--out", "out", default="snapshot.png", show_default=True, type=click.Path(dir_okay=False))
 @click.option("--warmup", type=int, default=5, show_default=True, help="Frames to skip while exposure settles.")
 @exposure_options
-def camera_snapshot(source: str, backend: str, width: int, height: int, out: str, warmup: int,
+def camera_snapshot(source: str, camera_backend: str, width: int, height: int, out: str, warmup: int,
                     exposure: float | str | None, gain: float | None, ev: float | None) -> None:
     """Take one picture with the camera and save it (to check framing, focus and light).
 
@@ -410,7 +410,7 @@ def camera_snapshot(source: str, backend: str, width: int, height: int, out: str
     from vision.capture import Camera, CameraError, CameraSettings, check_exposure
     from vision.render import save_png
 
-    cam = Camera(CameraSettings(source=camera_source(source), width=width, height=height, backend=backend,
+    cam = Camera(CameraSettings(source=camera_source(source), width=width, height=height, backend=camera_backend,
                                 exposure=exposure, gain=gain, ev=ev))
     try:
         cam.open()
@@ -436,5 +436,5 @@ def camera_snapshot(source: str, backend: str, width: int, height: int, out: str
                                   "fixed (a recording or stream, not a camera)"), soft_wrap=True)
     check = check_exposure(frame.image)
     if check.verdict is not None:
-        console.print(f"[yellow]Warning:[/] {check.message()}: {_exposure_hint(backend, check.verdict)}.",
+        console.print(f"[yellow]Warning:[/] {check.message()}: {_exposure_hint(camera_backend, check.verdict)}.",
                       soft_wrap=True)
