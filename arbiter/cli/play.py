@@ -158,7 +158,7 @@ def _resume_value(value: str | None) -> str | None:
 @click.option("--resume", "resume_from", is_flag=False, flag_value="latest", default=None, metavar="[JOURNAL]",
               help="Carry on the latest unfinished game (or the journal given) instead of starting a new one.")
 @click.option("--camera", "camera_source", default="0", show_default=True, help="Camera index, or a video file / URL.")
-@camera_backend_option(old=())  # play's --backend was never the camera's
+@camera_backend_option(old=())  # no old spelling: play always said camera-backend
 @click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
 @click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
 @exposure_options

@@ -80,7 +80,8 @@ def board_pixels(sensor, layout, brightness: float):
                    "occupancy otherwise].")
 @click.option("--led-count", "led_count", cls=Renamed, old=("--leds",), type=click.IntRange(min=0), default=None,
               help="NeoPixels on the board [default: as many as the board's default LED map has].")
-@click.option("--link", type=click.Choice(["usb", "uart"]), default="usb", show_default=True)
+@click.option("--link", type=click.Choice(["usb", "uart"]), default="usb", show_default=True,
+              help="How the Pico talks to the Pi: its own USB port, or the UART on GP0/GP1.")
 @click.option("--force", is_flag=True, help="Overwrite files already in the folder.")
 def sensor_firmware(target: str, out: str, sensing: str | None, led_count: int | None, link: str, force: bool) -> None:
     """Write the Pico firmware for TARGET (a game or a board) into a folder, ready to copy.
@@ -327,10 +328,12 @@ def _report(mon: Monitor) -> bool:
 # ============================================================================ sensor-sim
 @click.command("sensor-sim", context_settings=GAME_ARGS)
 @click.argument("game")
-@click.option("--sensing", type=click.Choice(["occupancy", "polarity"]), default="occupancy", show_default=True)
+@click.option("--sensing", type=click.Choice(["occupancy", "polarity"]), default="occupancy", show_default=True,
+              help="Reed switches (a piece or none) or hall sensors (which colour).")
 @click.option("--led-count", "led_count", cls=Renamed, old=("--leds",), type=click.IntRange(min=0), default=None,
               help="The virtual board's LEDs [default: as many as the game's LED map has].")
-@click.option("--scan-hz", type=click.FloatRange(1, 1000), default=100.0, show_default=True)
+@click.option("--scan-hz", type=click.FloatRange(1, 1000), default=100.0, show_default=True,
+              help="Sensor scans a second.")
 @click.option("--bounce-ms", type=click.FloatRange(min=0), default=2.0, show_default=True,
               help="How long a sensor flickers after a piece is put down or lifted.")
 @click.option("--bit-errors", type=click.FloatRange(0, 0.5), default=0.0, show_default=True,
@@ -341,7 +344,8 @@ def _report(mon: Monitor) -> bool:
               help="Speak another protocol version (to see arbiter refuse it).")
 @click.option("--script", type=click.Path(dir_okay=False), default=None,
               help="A game record to play on the board, one step every --every seconds, once a host is connected.")
-@click.option("--every", type=click.FloatRange(min=0.05), default=1.5, show_default=True)
+@click.option("--every", type=click.FloatRange(min=0.05), default=1.5, show_default=True,
+              help="--script: seconds between two steps.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the noise, dropped bytes, contact bounce and boot ids: a noisy run is the same again.")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None, help="Stop after this long (default: Ctrl-C).")

@@ -124,8 +124,8 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.option("--a1", "a1_corner", default=None, help='With --outline: "c,r", the picture pixel of the board corner '
               'beside a1 (player 1\'s left), so the board cannot be taken the wrong way round.')
 @click.option("--seed", type=int, default=1, show_default=True, help="With --sim: which simulated camera.")
-@click.option("--width", type=int, default=1280, show_default=True)
-@click.option("--height", type=int, default=720, show_default=True)
+@click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
+@click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
 @camera_backend_option()
 @exposure_options
 @click.pass_context
@@ -345,8 +345,10 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
 @click.argument("game")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
               help="FILE.pdf (true scale, tiled over pages if needed) or FILE.png (one image + FILE.points.json).")
-@click.option("--paper", type=click.Choice(["a4", "a3", "letter"]), default="a4", show_default=True)
-@click.option("--dpi", type=click.IntRange(50, 1200), default=150, show_default=True)
+@click.option("--paper", type=click.Choice(["a4", "a3", "letter"]), default="a4", show_default=True,
+              help="PDF: the paper the printer takes (a board larger than a page is tiled).")
+@click.option("--dpi", type=click.IntRange(50, 1200), default=150, show_default=True,
+              help="Dots per inch of the drawing.")
 @click.option("--labels/--no-labels", default=True, help="Print point names beside the points.")
 @click.option("--cloth", type=click.Choice(["blue", "white"]), default="blue", show_default=True,
               help="Brain Hanky only: the cloth's ground. On blue the camera tells white rings and silver "
@@ -394,9 +396,10 @@ def camera_list() -> None:
 @camera.command("snapshot")
 @click.option("--camera", "source", default="0", show_default=True, help="Camera index, or a video file / URL.")
 @camera_backend_option()
-@click.option("--width", type=int, default=1280, show_default=True)
-@click.option("--height", type=int, default=720, show_default=True)
-@click.option("--out", "out", default="snapshot.png", show_default=True, type=click.Path(dir_okay=False))
+@click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
+@click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
+@click.option("--out", "out", default="snapshot.png", show_default=True, type=click.Path(dir_okay=False),
+              help="Picture file to write (PNG).")
 @click.option("--warmup", type=int, default=5, show_default=True, help="Frames to skip while exposure settles.")
 @exposure_options
 def camera_snapshot(source: str, camera_backend: str, width: int, height: int, out: str, warmup: int,
