@@ -238,3 +238,17 @@ def test_opencv_log_comes_back_when_asked(tmp_path, level):
     done = subprocess.run([sys.executable, "-c", "import arbiter.cli, os; print(os.environ['OPENCV_LOG_LEVEL'])"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == level
+
+
+def test_play_without_a_sensor_board_says_how_to_play_without_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARBITER_JOURNAL_DIR", str(tmp_path))
+    out = run("play", "tapatan", "--reader", "serial", "--port", str(tmp_path / "no-such-port"))
+    assert out.exit_code == 2 and "arbiter play tapatan --reader sim-occupancy" in out.output
+
+
+def test_export_of_a_record_says_it_is_one_already(tmp_path):
+    """It said the record had no journal header and should be moved out of the games folder."""
+    path = tmp_path / "game.json"
+    path.write_text('{"game": "tapatan", "steps": ["d4"]}')
+    out = run("export", str(path), "--out", str(tmp_path / "out.json"))
+    assert out.exit_code == 2 and "already a game record" in out.output and "games folder" not in out.output

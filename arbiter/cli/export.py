@@ -32,6 +32,18 @@ def _write_atomically(data: dict, out: Path) -> None:
     os.replace(tmp, out)
 
 
+def _refuse_a_record(path: str) -> None:
+    """A game record given for a journal: say it needs no export, rather than that the journal
+    is damaged."""
+    from ..records import RecordError, load_record
+
+    try:
+        load_record(path)
+    except RecordError:
+        return
+    fail(f"{path} is already a game record (`arbiter replay {path}` reads it): export is for a game's journal")
+
+
 @click.command("export")
 @click.argument("journal", type=click.Path(dir_okay=False))
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
@@ -47,6 +59,7 @@ def export(journal: str, out: str, unchecked: bool) -> None:
     try:
         contents = load_journal(journal)
     except JournalError as exc:
+        _refuse_a_record(journal)
         fail(str(exc))
     for warning in contents.warnings:
         errors.print(f"[yellow]arbiter: warning:[/] {escape(warning)}", soft_wrap=True)

@@ -39,7 +39,7 @@ def open_sensor_board(g, port: str | None, map_path: str | None):
     try:
         info = link.open()
     except DeviceError as exc:
-        fail(str(exc))
+        fail(f"{exc} (no board? `arbiter play {g.name} --reader sim-occupancy` plays on a simulated one)")
     try:
         smap.check_device(info.rows, info.cols)
     except SensorMapError as exc:
