@@ -2,7 +2,9 @@
 
 Commands read like sentences (``arbiter rules shax``, ``arbiter replay game.json --json``); every
 command has ``--help``; errors are one line on stderr that says what to do, with exit status 2
-for unusable input and 1 for an illegal game record (``common.fail``).
+for unusable input and 1 for an illegal game record (``common.fail``). An option has one name in every command that takes
+it (``--camera``, ``--camera-backend``, ``--leds``, ``--leds-out``, ``--layout-map``, ``--port``,
+``--sensor-map``); a renamed one keeps its old spelling as a hidden alias (``common.Renamed``).
 
 ==================  ==========================================================
 module              commands
