@@ -61,6 +61,7 @@ NEEDS_HARDWARE = [
     (r"arbiter play .*--reader serial\b", "a sensor board (or `arbiter sensor-sim` running in another "
                                           "terminal: tests/test_serial_cli.py plays that pair)"),
     (r"arbiter sensor-monitor\b", "a sensor board"),
+    (r"git (clone|sparse-checkout)\b", "fetches the repository (network); these tests run in a checkout"),
     (r"mpremote\b", "a Raspberry Pi Pico on USB"),
     (r"pip (install|uninstall)\b", "changes the Python environment (a Raspberry Pi's extras)"),
 ]
@@ -103,7 +104,10 @@ def doc_commands(text: str) -> list[tuple[int, str]]:
     commands = []
     for n, line in out:
         if line.split()[:1] and line.split()[0] in PROGRAMS:
-            commands.append((n, shlex.join(shlex.split(line, comments=True))))
+            try:
+                commands.append((n, shlex.join(shlex.split(line, comments=True))))
+            except ValueError:  # a placeholder such as <the repository's address>
+                commands.append((n, line.split("  #")[0].strip()))
     return commands
 
 
