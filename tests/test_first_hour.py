@@ -252,3 +252,14 @@ def test_export_of_a_record_says_it_is_one_already(tmp_path):
     path.write_text('{"game": "tapatan", "steps": ["d4"]}')
     out = run("export", str(path), "--out", str(tmp_path / "out.json"))
     assert out.exit_code == 2 and "already a game record" in out.output and "games folder" not in out.output
+
+
+def test_read_takes_the_calibration_play_takes(tmp_path, monkeypatch):
+    """`read` wanted --calibration always, where `play` reads calibration-GAME.json by itself."""
+    monkeypatch.chdir(tmp_path)
+    missing = run("read", "three-mens-morris", "--image", "x.png")
+    assert missing.exit_code == 2 and "no calibration calibration-three-mens-morris.json" in missing.output
+    assert run("calibrate", "three-mens-morris", "--sim", "--width", "640", "--height", "480").exit_code == 0
+    out = run("read", "three-mens-morris", "--image", "calibration-three-mens-morris.overlay.png", "--json")
+    assert out.exit_code == 0, out.output
+    assert "points" in json.loads(out.output)

@@ -291,13 +291,13 @@ def _write_overlay(cal, image: np.ndarray, path: Path) -> None:
 
 @click.command(context_settings=GAME_ARGS)
 @click.argument("game")
-@click.option("--calibration", "cal_path", required=True, type=click.Path(dir_okay=False),
-              help="The file `arbiter calibrate` wrote.")
+@click.option("--calibration", "cal_path", type=click.Path(dir_okay=False), default=None,
+              help="The file `arbiter calibrate` wrote [default: calibration-GAME.json, as for `arbiter play`].")
 @click.option("--image", "image", required=True, type=click.Path(dir_okay=False), help="The picture to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print the reading as one JSON object.")
 @click.option("--overlay", type=click.Path(dir_okay=False), default=None, help="Also write an overlay picture here.")
 @click.pass_context
-def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool, overlay: str | None) -> None:
+def read(ctx: click.Context, game: str, cal_path: str | None, image: str, as_json: bool, overlay: str | None) -> None:
     """Read one picture of GAME's board: what stands on every point.
 
     A picture with a hand over the board, or the board out of view, gives no reading
@@ -307,6 +307,11 @@ def read(ctx: click.Context, game: str, cal_path: str, image: str, as_json: bool
     from vision.reader import BoardReader
 
     _load_game(game, ctx.args)
+    if cal_path is None:
+        cal_path = f"calibration-{game}.json"
+        if not Path(cal_path).exists():
+            fail(f"no calibration {cal_path}: calibrate first with `arbiter calibrate {game} --camera 0` "
+                 f"(or --sim, to try it without a camera; docs/calibration.md), or pass --calibration FILE")
     try:
         cal = load_calibration(cal_path, game=game)
     except CalibrationError as exc:
