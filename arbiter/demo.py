@@ -22,8 +22,10 @@ of computing; ``--delay`` paces the story for reading.
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import time
+from contextlib import ExitStack
 from importlib import resources
 
 from rich.console import Console
@@ -43,8 +45,11 @@ def _record():
     return parse_record(data, "demo record")
 
 
-def run_demo(console: Console, delay: float = 0.0) -> bool:
-    """Play the demo game, telling it on ``console``; True if everything checked out."""
+def run_demo(console: Console, delay: float = 0.0, directory: str | os.PathLike[str] | None = None) -> bool:
+    """Play the demo game, telling it on ``console``; True if everything checked out.
+
+    ``directory``: keep the game's journal there (``arbiter demo --journal DIR``) instead of in a
+    temporary folder removed afterwards."""
     from hardware.layout import load_map, spots_for
 
     record = _record()
@@ -70,7 +75,9 @@ def run_demo(console: Console, delay: float = 0.0) -> bool:
                          leds_at={"step", "illegal", "waiting-removal", "correction", "takeback-pending",
                                   "takeback", "over"},
                          boards_at={"illegal", "correction", "takeback-pending", "over"})
-    with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as folder:
+    with ExitStack() as stack:
+        folder = directory if directory is not None else stack.enter_context(
+            tempfile.TemporaryDirectory(prefix="arbiter-demo-"))
         journal = Journal.new(game.name, game.options, directory=folder, reader="colour")
         table = Table(game, "camera", journal=journal, pixels=sink, screen=screen, start=False)
         narrate = _Narrator(screen, delay)
@@ -81,6 +88,8 @@ def run_demo(console: Console, delay: float = 0.0) -> bool:
         saved = load_journal(journal.path)
         same = saved.steps == list(record.steps)
         lines = saved.seq
+    if directory is not None:
+        say(f"The journal is kept in {journal.path}.", soft_wrap=True)
     s = table.session
     cam = table.reader
     elapsed = time.perf_counter() - started

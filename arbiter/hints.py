@@ -26,6 +26,8 @@ from typing import Callable
 import engine
 from engine import solve as solver
 
+from .files import write_atomic
+
 
 class HintError(ValueError):
     """No hint can be given: a game that is not solved, a position outside the table."""
@@ -106,13 +108,8 @@ class HintStore:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             for path, data in ((keys_p, sol.keys), (values_p, sol.values)):
-                tmp = path.with_name(path.name + ".tmp")
-                with open(tmp, "wb") as fh:
-                    data.tofile(fh)
-                os.replace(tmp, path)
-            tmp = meta_p.with_name(meta_p.name + ".tmp")
-            tmp.write_text(json.dumps(meta))
-            os.replace(tmp, meta_p)  # written last: a solution is read only once all of it is there
+                write_atomic(path, data.tobytes(), sync=False)  # a cache: lost, it is solved again
+            write_atomic(meta_p, json.dumps(meta), sync=False)  # written last: a solution is read only once all of it is there
         except OSError as exc:
             if not self._warned:
                 self._warned = True

@@ -49,6 +49,7 @@ import engine
 from engine.protocol import Draws
 
 from .clocks import Clock, ClockError, TimeControlError, parse_time_control
+from .files import create_new, fsync_dir
 from .records import Record, RecordError
 
 try:  # the Pi and every CI machine are POSIX; elsewhere the journal still works, unlocked
@@ -57,7 +58,7 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["FORMAT", "Journal", "JournalContents", "JournalError", "Resumed", "journal_dir",
-           "journal_name", "latest_unfinished", "list_journals", "load_journal", "new_journal_path", "parse_journal",
+           "journal_name", "latest_unfinished", "usable_journal_dir", "list_journals", "load_journal", "new_journal_path", "parse_journal",
            "replay_journal", "resume"]
 
 log = logging.getLogger("arbiter.journal")
@@ -70,6 +71,10 @@ EVENTS = ("step", "takeback", "correction", "clock", "end")
 
 class JournalError(ValueError):
     """A journal that cannot be written or used; the message names the file, the line and a fix."""
+
+
+class JournalExists(JournalError):
+    """A new journal's name is taken already (``Journal.new`` then tries the next one)."""
 
 
 # -- where games are kept -------------------------------------------------------------------------
@@ -90,21 +95,59 @@ def journal_dir() -> Path:
     return base / "arbiter" / "games"
 
 
+def usable_journal_dir(folder: str | os.PathLike[str] | None = None, *, parents: bool | None = None) -> Path:
+    """The games folder, checked by writing in it, before any game starts; JournalError says why not.
+
+    ``folder`` None is ``journal_dir()``, made with its parents if need be (the XDG default); a
+    folder the user named (``--journal DIR``) is made only if its parent exists, since a typo in
+    the parent should be an error, not a new tree. Checked by really creating (and deleting) a
+    file, which is the only test that tells a read-only stick or a full disk for every user.
+    """
+    named = folder is not None
+    p = Path(folder).expanduser() if named else journal_dir()
+    if parents is None:
+        parents = not named
+    if p.exists() and not p.is_dir():
+        raise JournalError(f"the journal folder {p} is a file, not a folder: pick a folder with --journal DIR")
+    if not p.exists():
+        up = next((q for q in p.parents if q.exists()), None)
+        if up is not None and not up.is_dir():
+            raise JournalError(f"the journal folder {p} cannot be made: {up} is a file, not a folder; "
+                               f"pick a folder with --journal DIR")
+        if not parents and not p.parent.is_dir():
+            raise JournalError(f"the journal folder {p} cannot be made: its parent {p.parent} does not exist; "
+                               f"make it first or pick another folder with --journal DIR")
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+            fsync_dir(p.parent)
+        except OSError as exc:
+            raise JournalError(f"the journal folder {p} cannot be made ({exc.strerror or exc}): pick a folder "
+                               f"you can write to with --journal DIR") from None
+    probe = p / f".arbiter-probe-{os.getpid()}-{random.getrandbits(32):08x}"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        os.unlink(probe)
+    except OSError as exc:
+        raise JournalError(f"cannot write games in {p} ({exc.strerror or exc}): pick a folder you can "
+                           f"write to with --journal DIR") from None
+    return p
+
+
 def journal_name(game_name: str, created: datetime) -> str:
     """``2025-05-01_14-03-22_nine-mens-morris.jsonl``: local time, so players recognise their game."""
     return f"{created.astimezone():%Y-%m-%d_%H-%M-%S}_{game_name}{SUFFIX}"
 
 
 def new_journal_path(game_name: str, directory: str | os.PathLike[str] | None = None,
-                     now: datetime | None = None) -> Path:
-    """A path for a new game's journal that no other file has (``-2``, ``-3`` added on a clash)."""
+                     now: datetime | None = None, n: int = 1) -> Path:
+    """The ``n``-th name for a game begun at ``now``: the plain name, then ``-2``, ``-3`` ...
+
+    Only a name, not a claim: ``Journal.new`` takes the first one it can create with ``O_EXCL``,
+    so two games begun in the same second cannot end up sharing a file.
+    """
     folder = Path(directory) if directory is not None else journal_dir()
     name = journal_name(game_name, now or datetime.now(UTC))
-    path, n = folder / name, 2
-    while path.exists():
-        path = folder / name.replace(SUFFIX, f"-{n}{SUFFIX}")
-        n += 1
-    return path
+    return folder / (name if n == 1 else name.replace(SUFFIX, f"-{n}{SUFFIX}"))
 
 
 def list_journals(directory: str | os.PathLike[str] | None = None) -> list[Path]:
@@ -112,7 +155,8 @@ def list_journals(directory: str | os.PathLike[str] | None = None) -> list[Path]
     folder = Path(directory) if directory is not None else journal_dir()
     if not folder.is_dir():
         return []
-    found = [p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file() and not p.name.startswith(".")]
+    found = [p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file() and not p.name.startswith(".")
+             and not p.is_symlink()]
     return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
 
 
@@ -130,6 +174,9 @@ class JournalContents:
     created: str
     reader: str
     time_control: str | None
+    # How the game was set up to be played (reader, port, calibration, LEDs ...), so ``--resume``
+    # needs nothing but the journal: see ``arbiter.cli.play``. Empty for journals made without it.
+    setup: dict[str, Any] = field(default_factory=dict)
     steps: list[str] = field(default_factory=list)  # after take-backs and corrections
     step_lines: list[int] = field(default_factory=list)  # the file line of each of ``steps``
     clock: dict[str, Any] | None = None  # the last clock snapshot
@@ -154,12 +201,15 @@ class JournalContents:
 
     def clone(self) -> JournalContents:
         """A copy to try an event on; event dicts are never changed once added, so lists suffice."""
-        return replace(self, steps=list(self.steps), step_lines=list(self.step_lines), events=list(self.events),
+        return replace(self, setup=dict(self.setup), steps=list(self.steps), step_lines=list(self.step_lines), events=list(self.events),
                        warnings=list(self.warnings), chooser=None if self.chooser is None else list(self.chooser))
 
     def header(self) -> dict[str, Any]:
-        return {MARKER: FORMAT, "game": self.game, "options": self.options, "chooser": self.chooser,
-                "created": self.created, "reader": self.reader, "time_control": self.time_control}
+        header = {MARKER: FORMAT, "game": self.game, "options": self.options, "chooser": self.chooser,
+                  "created": self.created, "reader": self.reader, "time_control": self.time_control}
+        if self.setup:
+            header["setup"] = self.setup
+        return header
 
     def to_record(self) -> Record:
         """The game as a record (``arbiter.records``), which ``arbiter replay`` reads."""
@@ -267,6 +317,10 @@ def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
                            f"or start a new game of {game}")
     contents = JournalContents(path, name, dict(options), None, str(header.get("created", "")),
                                str(header.get("reader", "")), header.get("time_control"))
+    setup = header.get("setup", {})
+    if not isinstance(setup, dict):
+        raise JournalError(f"{path}, line 1: \"setup\" must be an object such as {{\"reader\": \"sim\"}}: {what_now}")
+    contents.setup = dict(setup)
     chooser = header.get("chooser")
     if chooser is not None:
         try:
@@ -337,20 +391,6 @@ def load_journal(path: str | os.PathLike[str], game: str | None = None) -> Journ
 # -- writing ----------------------------------------------------------------------------------------
 
 
-def _fsync_dir(folder: Path) -> None:
-    """Make a new file's name durable: fsync of the file alone does not cover its directory entry."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. a platform without directory handles
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
 def _encode(obj: Mapping[str, Any]) -> bytes:
     try:
         text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
@@ -376,7 +416,7 @@ class Journal:
     @classmethod
     def create(cls, path: str | os.PathLike[str], game_name: str, options: Mapping[str, Any] | None = None, *,
                chooser: Iterable[int] | None = None, reader: str = "colour", time_control: str | None = None,
-               now: datetime | None = None) -> Journal:
+               now: datetime | None = None, setup: Mapping[str, Any] | None = None) -> Journal:
         """Start the journal of a new game at ``path`` (which must not exist yet).
 
         The game and options are checked by loading them, and stored with every default filled
@@ -406,18 +446,22 @@ class Journal:
         if not isinstance(reader, str) or not reader:
             raise JournalError("reader must name the kind of board reader, such as \"colour\" or \"occupancy\"")
         created = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
-        contents = JournalContents(p, game.name, dict(game.options), draws, created, reader, time_control)
-        if p.exists():
-            raise JournalError(f"{p} already exists: open it to continue that game, or choose another name")
-        p.parent.mkdir(parents=True, exist_ok=True)
-        line = _encode(contents.header())
-        tmp = p.with_name(f".{p.name}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-        _fsync_dir(p.parent)
+        contents = JournalContents(p, game.name, dict(game.options), draws, created, reader, time_control,
+                                   dict(setup or {}))
+        try:
+            line = _encode(contents.header())
+        except ValueError as exc:
+            raise JournalError(f"the game's setup {exc}") from None
+        try:
+            made = not p.parent.is_dir()
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if made:
+                fsync_dir(p.parent.parent)
+            create_new(p, line)  # whole or not at all, and never over another game's file
+        except FileExistsError:
+            raise JournalExists(f"{p} already exists: open it to continue that game, or choose another name") from None
+        except OSError as exc:
+            raise JournalError(f"cannot create the journal {p}: {exc.strerror or exc}") from None
         contents.good_bytes = len(line)
         return cls(p, cls._open_fd(p), contents)
 
@@ -431,7 +475,15 @@ class Journal:
             name = engine.load(game_name, **dict(options or {})).name
         except (engine.UnknownGame, engine.BadOption) as exc:
             raise JournalError(str(exc)) from None
-        return cls.create(new_journal_path(name, directory, when), game_name, options, now=when, **kwargs)
+        for n in range(1, 1000):  # -2, -3 ... for games begun in the same second
+            path = new_journal_path(name, directory, when, n)
+            if os.path.lexists(path):
+                continue
+            try:
+                return cls.create(path, game_name, options, now=when, **kwargs)
+            except JournalExists:
+                continue  # another arbiter claimed this name between the look and the create
+        raise JournalError(f"999 games begun at {when:%H:%M:%S} in {path.parent}: move some out of the folder")
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], game: str | None = None) -> Journal:
@@ -510,6 +562,11 @@ class Journal:
         return self._contents.time_control
 
     @property
+    def setup(self) -> dict[str, Any]:
+        """How the game was set up to be played (the header's ``setup``; empty if none was given)."""
+        return copy.deepcopy(self._contents.setup)
+
+    @property
     def clock(self) -> dict[str, Any] | None:
         """The last clock snapshot written, if any."""
         return None if self._contents.clock is None else dict(self._contents.clock)
@@ -527,9 +584,43 @@ class Journal:
 
     # -- appending --------------------------------------------------------------------------------
 
+    def _reopen(self) -> None:
+        """Open a closed journal again to append (a failed write, or a close, let it go).
+
+        Only the same file, holding exactly what this journal wrote, is taken back: anything else
+        (replaced, cut, added to by another arbiter) is refused rather than written into.
+        """
+        try:
+            fd = self._open_fd(self.path)
+        except OSError as exc:
+            raise JournalError(f"{self.path} is closed and cannot be opened again ({exc.strerror or exc}): "
+                               f"the event was NOT recorded") from None
+        try:
+            size = os.fstat(fd).st_size
+            if size > self._contents.good_bytes:  # a line torn by the failed write: take it back
+                with os.fdopen(os.dup(fd), "rb") as fh:
+                    fh.seek(self._contents.good_bytes)
+                    extra = fh.read()
+                if extra.count(b"\n") > 1:  # more than our one unrecorded line: someone else wrote
+                    raise JournalError(f"{self.path} was written by someone else while it was closed: the "
+                                       f"event was NOT recorded; resume the game from the file to go on")
+                os.ftruncate(fd, self._contents.good_bytes)
+                os.fsync(fd)
+            elif size < self._contents.good_bytes:
+                raise JournalError(f"{self.path} was cut short while it was closed: the event was NOT "
+                                   f"recorded; resume the game from the file to go on")
+        except OSError as exc:
+            os.close(fd)
+            raise JournalError(f"{self.path} cannot be opened again ({exc.strerror or exc}): the event was "
+                               f"NOT recorded") from None
+        except JournalError:
+            os.close(fd)
+            raise
+        self._fd = fd
+
     def _append(self, event: dict[str, Any], clock: Mapping[str, Any] | None) -> int:
         if self._fd is None:
-            raise JournalError(f"{self.path} is closed: open it again to append")
+            self._reopen()
         event = {"seq": self.seq + 1, **event}
         if clock is not None:
             event["clock"] = dict(clock)
@@ -631,6 +722,8 @@ def latest_unfinished(directory: str | os.PathLike[str] | None = None) -> Path |
     players want back, and resuming an older one instead would be worse than stopping to ask.
     """
     for path in list_journals(directory):
+        if path.stat().st_size == 0:
+            continue  # a name claimed by a game that crashed before its header landed: no game
         try:
             contents = load_journal(path)
             if not _finished(contents):

@@ -309,10 +309,9 @@ class PhysicalBoard:
         No fsync: this stands for the physical world, which a killed process cannot lose; only
         a power cut could, and then the real board is still on the table.
         """
-        p = Path(path)
-        tmp = p.with_name(f".{p.name}.tmp")
-        tmp.write_text(json.dumps(self.to_json()))
-        os.replace(tmp, p)
+        from .files import write_atomic
+
+        write_atomic(path, json.dumps(self.to_json()), sync=False)
 
     @classmethod
     def load(cls, game, path: str | os.PathLike[str]) -> PhysicalBoard:

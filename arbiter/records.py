@@ -16,6 +16,8 @@ from typing import Any
 
 import engine
 
+from .files import write_atomic
+
 
 class RecordError(ValueError):
     """A record file that cannot be used: unreadable, malformed, unknown game or option."""
@@ -96,15 +98,8 @@ def load_record(path: str | os.PathLike[str]) -> Record:
 
 
 def save_record(record: Record, path: str | os.PathLike[str]) -> None:
-    """Write atomically (temporary file, fsync, rename) so a power cut never leaves half a record."""
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(record.as_dict(), fh, indent=1)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, p)
+    """Write atomically (``arbiter.files``) so a power cut never leaves half a record."""
+    write_atomic(path, json.dumps(record.as_dict(), indent=1) + "\n")
 
 
 @dataclass

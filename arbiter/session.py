@@ -46,6 +46,7 @@ after --resume      ``Guidance(put, take)`` until the board matches the journal
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -178,6 +179,9 @@ class Session:
         self.over = False
         self.result: engine.Result | None = None
         self.flagged: int | None = None  # the player whose time ran out
+        # A loss on time the journal has not yet taken: (result, clock snapshot at the flag, when
+        # it was last tried). Nothing is judged, nor the loss announced, until it is on disk.
+        self.unrecorded_end: tuple[engine.Result, dict[str, Any], float] | None = None
         self.log: list[Announcement] = []
         self.errors: dict[str, int] = {}
         self.last_verdict: Verdict | None = None
@@ -250,7 +254,7 @@ class Session:
         before = len(self.log)
         self._tick_clock(t)
         self._tick_step_clock(t)
-        if self.over and self.flagged is not None:
+        if self.unrecorded_end is not None or (self.over and self.flagged is not None):
             self._show(t)
             return self.log[before:]
         if self.buttons is not None:
@@ -598,7 +602,14 @@ class Session:
         j = self.journal
         if j is None:
             return True
-        snap = self.clock.snapshot(t) if self.clock is not None else None
+        snap = None
+        if self.clock is not None:
+            # The clock as it stands once this step is pressed (``_verdict`` presses it after the
+            # journal has the step): a game resumed from this line starts the right player's clock.
+            after = copy.deepcopy(self.clock)
+            if not self.over:
+                after.press(t, to_move=self.state.to_move)
+            snap = after.snapshot(t)
         try:
             rest = list(v.steps)
             if v.undone:
@@ -634,17 +645,14 @@ class Session:
         c = self.clock
         if c is None or self.over:
             return
+        if self.unrecorded_end is not None:
+            if t - self.unrecorded_end[2] >= self.END_RETRY_S:
+                self._end_on_time(t)
+            return
         if c.flag(t) is not None:
             self.flagged = c.flag(t)
-            result = c.result(t)
-            events: list[Any] = []
-            if self.journal is not None:
-                try:
-                    self.journal.append_end(result, clock=c.snapshot(t))
-                except JournalError as exc:
-                    self._error("journal", exc, t)
-            self._finish(result, t, events)
-            self._announce(Announcement(t, "over", f"Time! {_result_words(result, self.referee)}"), events)
+            self.unrecorded_end = (c.result(t), c.snapshot(t), t)
+            self._end_on_time(t, first=True)
             return
         w = c.warning(t)
         if w is not None and w != self._warned:
@@ -659,6 +667,34 @@ class Session:
             except JournalError as exc:
                 self._error("journal", exc, t)
 
+    END_RETRY_S = 1.0  # how often a loss on time the disk refused is tried again
+
+    def _end_on_time(self, t: float, first: bool = False) -> bool:
+        """Write the loss on time, then announce it: never the other way round (persist before
+        announce). While the journal refuses the line the players hear that time is up but not
+        yet recorded, no step is judged, and the line is tried again every second (and at a stop),
+        so the game can always be resumed as it stands on disk."""
+        result, snap, _ = self.unrecorded_end
+        if self.journal is not None:
+            try:
+                self.journal.append_end(result, clock=snap)
+            except JournalError as exc:
+                self.unrecorded_end = (result, snap, t)
+                n = self.errors.get("journal", 0) + 1
+                self.errors["journal"] = n
+                if first or n % 100 == 0:
+                    self._announce(Announcement(
+                        t, "error", f"Time is up for player {self.flagged}, but that is NOT recorded yet: {exc}. "
+                                    f"Free space on the disk or plug the memory stick back in; I try again every "
+                                    f"second. No move counts meanwhile. Stopping now keeps the game resumable "
+                                    f"from its last recorded step."))
+                return False
+        self.unrecorded_end = None
+        events: list[Any] = []
+        self._finish(result, t, events)
+        self._announce(Announcement(t, "over", f"Time! {_result_words(result, self.referee)}"), events)
+        return True
+
     def _finish(self, result: engine.Result, t: float, events: list[Any]) -> None:
         self.over = True
         self.result = result
@@ -669,6 +705,9 @@ class Session:
     def pause(self) -> None:
         """Stop for now (Ctrl-C, the program closing): the clock reading goes to the journal."""
         t = self.now()
+        if self.unrecorded_end is not None:  # one last try at the loss on time before stopping
+            self._end_on_time(t)
+            return
         if self.clock is not None and not self.over:
             self.clock.pause(t)
             if self.journal is not None:

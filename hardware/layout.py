@@ -238,8 +238,14 @@ class LayoutMap:
             msg = str(exc)
             raise LayoutError(msg if msg.startswith(source) else f"{source}: {msg}") from None
 
+    def dumps(self) -> str:
+        """The map file's text; ``arbiter leds map`` writes it through ``arbiter.files`` (hardware
+        may not import arbiter, so it only gives the text)."""
+        return json.dumps(self.to_json(), indent=1) + "\n"
+
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        """Write the text straight to ``path``: for tools and tests; the CLI writes atomically."""
+        Path(path).write_text(self.dumps())
 
     @classmethod
     def load(cls, path: str | Path) -> LayoutMap:

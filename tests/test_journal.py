@@ -173,11 +173,12 @@ def test_only_one_referee_writes_a_journal_at_a_time(tmp_path):
     Journal.open(path).close()  # free again once the first is closed
 
 
-def test_a_closed_journal_refuses_appends(tmp_path):
+def test_a_closed_journal_is_opened_again_to_append(tmp_path):
     j = Journal.open(journal_with(tmp_path, []))
     j.close()
-    with pytest.raises(JournalError, match="closed"):
-        j.append_step("d1")
+    assert j.append_step("d1") == 1  # reopened: a write lost to a close would be a step lost
+    j.close()
+    assert load_journal(j.path).steps == ["d1"]
 
 
 def test_an_end_event_records_a_loss_on_time(tmp_path):
@@ -452,7 +453,7 @@ def test_games_are_named_by_start_time_and_game(tmp_path):
     assert first.path.name == journal_name("tapatan", NOON)
     assert second.path.name == journal_name("tapatan", NOON).replace(".jsonl", "-2.jsonl")
     first.close(), second.close()
-    assert new_journal_path("tapatan", tmp_path / "games", NOON).name.endswith("-3.jsonl")
+    assert new_journal_path("tapatan", tmp_path / "games", NOON, 3).name.endswith("-3.jsonl")
 
 
 def test_latest_unfinished_skips_finished_games(tmp_path):

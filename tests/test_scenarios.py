@@ -349,7 +349,8 @@ def test_a_reader_that_fails_now_and_then_does_not_end_the_game(tmp_path):
 
 def test_a_journal_that_cannot_be_written_means_nothing_is_announced(tmp_path):
     t = table("tapatan", "occupancy", tmp_path)
-    t.session.journal.close()  # the USB stick pulled out
+    t.session.journal.close()  # the USB stick pulled out: the file is gone with it
+    t.session.journal.path.rename(tmp_path / "elsewhere")
     log = t.run("put d4 white")
     assert "error" in kinds(log) and not events(log, StepAccepted)
     assert t.session.history == (), "the referee was rebuilt from the journal"

@@ -182,11 +182,15 @@ class Calibration:
             "unknown": self.unknown, "scale": self.scale, "notes": self.notes,
         }
 
+    def dumps(self) -> str:
+        """The calibration file's text. ``arbiter calibrate`` writes it through ``arbiter.files``
+        (whole or not at all); vision may not import arbiter, so it only gives the text."""
+        return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
+
     def save(self, path: str | Path) -> Path:
+        """Write the text straight to ``path``: for tools and tests; the CLI writes atomically."""
         path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n")
-        tmp.replace(path)  # never leave a half-written calibration behind
+        path.write_text(self.dumps())
         return path
 
 

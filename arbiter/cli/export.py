@@ -11,25 +11,19 @@ left. The steps are replayed first, so a record is never written from a journal 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click
 from rich.markup import escape
 
+from ..files import write_atomic
 from ..journal import JournalError, load_journal, replay_journal
 from .common import console, errors, fail
 
 
 def _write_atomically(data: dict, out: Path) -> None:
-    """Temporary file, fsync, rename: a crash leaves the old file or the new one, never half."""
-    tmp = out.with_name(out.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, out)
+    """Through ``arbiter.files``: a crash leaves the old file or the new one, never half."""
+    write_atomic(out, json.dumps(data, indent=1) + "\n")
 
 
 def _refuse_a_record(path: str) -> None:

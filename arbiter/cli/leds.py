@@ -28,6 +28,7 @@ from hardware.leds import BACKENDS, LedError, default_backend, open_pixels
 from hardware.palette import STANDARD
 from hardware.power import Power
 
+from ..files import write_atomic
 from .common import Renamed, console, fail
 
 
@@ -84,7 +85,7 @@ def map_cmd(game: str, out: str, wiring: str, start: str, leds_per_unit: int | N
         fail(str(exc))
     layout = replace(layout, pixel_order=pixel_order)
     try:
-        layout.save(out)
+        write_atomic(out, layout.dumps())
     except OSError as exc:
         fail(f"cannot write {out}: {exc.strerror or exc}")
     console.print(f"wrote {out}: board {layout.board}, {len(layout.points)} spots on {layout.count} pixels "

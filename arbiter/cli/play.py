@@ -156,7 +156,11 @@ def _resume_value(value: str | None) -> str | None:
               help="LED layout map from `arbiter leds map` (default: one pixel per point in serpentine rows).")
 @click.option("--clock", "time_control", default=None, help="Time control, such as 10m, 10m+5s or 30s/move.")
 @click.option("--resume", "resume_from", is_flag=False, flag_value="latest", default=None, metavar="[JOURNAL]",
-              help="Carry on the latest unfinished game (or the journal given) instead of starting a new one.")
+              help="Carry on the latest unfinished game (or the journal given) instead of starting a new one, "
+                   "set up as the journal says (reader, port, calibration, LEDs ...; options given again win).")
+@click.option("--journal", "journal_folder", default=None, metavar="DIR",
+              help="The folder games are journalled in [default: $ARBITER_JOURNAL_DIR, else "
+                   "~/.local/state/arbiter/games].")
 @click.option("--camera", "camera_source", default="0", show_default=True, help="Camera index, or a video file / URL.")
 @camera_backend_option(old=())  # no old spelling: play always said camera-backend
 @click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
@@ -180,7 +184,7 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
          map_path: str | None, time_control: str | None, resume_from: str | None, camera_source: str,
          camera_backend: str, width: int, height: int, exposure: float | str | None, gain: float | None,
          ev: float | None, buttons: str | None, script: str | None, seed: int,
-         speed: float | None, brightness: float, palette_name: str) -> None:
+         speed: float | None, brightness: float, palette_name: str, journal_folder: str | None) -> None:
     """Referee a game of GAME on the board: watch it, check every move, answer with the LEDs.
 
     Game options follow the game's name (`arbiter play seven-mens-morris --flying`). Every step
@@ -188,6 +192,17 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
     See docs/play.md.
     """
     _refuse_other_commands_options(list(ctx.args))
+    from ..journal import JournalError, usable_journal_dir
+
+    try:  # before anything opens: a folder the game cannot be kept in is refused in one line
+        folder = usable_journal_dir(journal_folder)
+    except JournalError as exc:
+        fail(str(exc))
+    if resume_from is not None and not ctx.meta.get("arbiter.resume_setup"):
+        # Once more with the journal's setup filled in: `arbiter play GAME --resume JOURNAL` is
+        # all a player needs to type, whatever reader, port or calibration the game began with.
+        ctx.meta["arbiter.resume_setup"] = True
+        return ctx.invoke(play.callback, **_resume_setup(ctx, game, folder, resume_from))
     options = parse_game_options(game, list(ctx.args))
     g = engine.load(game, **options)
     if time_control is not None:
@@ -235,7 +250,9 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
         # A game with chance draws (the move chooser) has arbiter draw for the players; the
         # simulated table draws from --seed, so a simulated game can be played again.
         rng = random.Random(seed if reader.startswith("sim") else None)
-        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from, rng, sees)
+        setup = _setup_of(ctx, g, reader, cal_path)
+        journal, history, clock, resumed = _the_game(g, options, reader, time_control, resume_from, rng, sees,
+                                                     folder=folder, setup=setup)
         stack.callback(journal.close)
         g = engine.load(journal.game, **journal.options)  # a resumed game keeps its own options
         start = g.new(draws=Draws(journal.chooser or [], rng)) if g.rules.draw_values is not None else None
@@ -337,7 +354,61 @@ def _leds(g, leds, leds_out, map_path, brightness, sensor=None):
     return layout, pixels, None, (0.25 if backend == "png" else 1 / 30)
 
 
-def _the_game(g, options, reader, time_control, resume_from, rng, sees="colour"):
+# Options that are not the game's setup: the game itself, what to resume, the clock (kept in the
+# journal's own header field) and where journals go.
+NOT_SETUP = ("game", "resume_from", "time_control", "journal_folder")
+
+
+def _setup_of(ctx: click.Context, g, reader: str, cal_path: str | None) -> dict:
+    """The options this game is played with, for the journal's header, so that ``--resume`` needs
+    nothing else. Files are kept as absolute paths (a resume may start in another folder), and the
+    camera's calibration as the file actually used."""
+    setup = {}
+    for param in ctx.command.params:
+        if param.name in NOT_SETUP or param.name not in ctx.params:
+            continue
+        value = ctx.params[param.name]
+        if isinstance(param.type, click.Path) and value is not None:
+            value = str(Path(value).resolve())
+        setup[param.name] = value
+    if reader == "camera" and "cal_path" in setup:
+        setup["cal_path"] = str(Path(cal_path or f"calibration-{g.name}.json").resolve())
+    return setup
+
+
+def _resume_setup(ctx: click.Context, game: str, folder: Path, resume_from: str) -> dict:
+    """``ctx.params`` with the resumed journal's setup filled in where the command line is silent.
+
+    An option given again wins, with a note; one this arbiter no longer has is ignored.
+    """
+    from ..journal import JournalError, latest_unfinished, load_journal
+
+    try:
+        path = _resume_value(resume_from) or latest_unfinished(folder)
+        if path is None:
+            fail(f"no unfinished game in {folder}: start a new one")
+        stored = load_journal(path).setup
+    except JournalError as exc:
+        fail(str(exc))
+    params = dict(ctx.params, resume_from=str(path))
+    by_name = {p.name: p for p in ctx.command.params}
+    for name, value in stored.items():
+        param = by_name.get(name)
+        if param is None or name in NOT_SETUP:
+            continue
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+            if params[name] != value and not (isinstance(param.type, click.Path) and params[name] is not None
+                                               and value is not None
+                                               and Path(params[name]).resolve() == Path(value)):
+                flag = max(param.opts, key=len)
+                console.print(f"[yellow]Note:[/] {flag} {params[name]} given again: it is used instead of the "
+                              f"journal's {value}.", soft_wrap=True)
+            continue
+        params[name] = value
+    return params
+
+
+def _the_game(g, options, reader, time_control, resume_from, rng, sees="colour", folder=None, setup=None):
     """(journal, steps played, clock, resumed?): a new game's journal, or the one resumed.
 
     A new game with chance draws records the draws its start makes (Battle Lines with the move
@@ -348,13 +419,14 @@ def _the_game(g, options, reader, time_control, resume_from, rng, sees="colour")
     if resume_from is None:
         try:
             chooser = g.new(draws=Draws([], rng)).draws() if g.rules.draw_values is not None else None
-            journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control, chooser=chooser)
+            journal = Journal.new(g.name, g.options, reader=sees, time_control=time_control, chooser=chooser,
+                                  directory=folder, setup=setup)
         except JournalError as exc:
             fail(str(exc))
         clock = Clock(journal.time_control, g.players) if time_control else None
         return journal, [], clock, False
     try:
-        r = resume(_resume_value(resume_from), game=g.name, rng=rng)
+        r = resume(_resume_value(resume_from), directory=folder, game=g.name, rng=rng)
     except JournalError as exc:
         fail(str(exc))
     journal = r.journal
@@ -428,7 +500,7 @@ def _run_camera(session) -> tuple[str, int] | None:
     except KeyboardInterrupt:
         session.pause()
         message = (f"Stopped. Every step is in {session.journal.path}; carry on with "
-                   f"`arbiter play {session.game.name} --resume`.")
+                   f"{_again(session.game.name, session.journal.path)}.")
         return message, 0
     return None
 
@@ -470,7 +542,7 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
     if keys is not None:
         table.on_frame = lambda: _stop_on_q(keys)
     players = Player(table, steps, rng=None if steps else random.Random(seed))
-    again = f"`arbiter play {g.name} --reader {reader}{' --script FILE' if steps else ''} --resume`"
+    again = _again(g.name, journal.path)
     try:
         players.play()
     except ScenarioError as exc:
@@ -488,6 +560,13 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
     return session, None
 
 
+def _again(game: str, path: Path) -> str:
+    """The command that carries the game on: the journal holds everything else it needs."""
+    import shlex
+
+    return f"`arbiter play {game} --resume {shlex.quote(str(path))}`"
+
+
 def _summary(console, session, journal) -> None:
     r = session.result
     if r is not None:
@@ -502,7 +581,9 @@ def _summary(console, session, journal) -> None:
 @click.option("--delay", type=click.FloatRange(min=0), default=None,
               help="Seconds to pause after each line of the story (default 0.1 on a terminal, 0 otherwise).")
 @click.option("--fast", is_flag=True, help="No pauses at all (the same as --delay 0).")
-def demo(delay: float | None, fast: bool) -> None:
+@click.option("--journal", "journal_folder", default=None, metavar="DIR",
+              help="Keep the demo game's journal in DIR (default: a temporary folder, removed after).")
+def demo(delay: float | None, fast: bool, journal_folder: str | None) -> None:
     """Watch a refereed game on a simulated table: camera, vision, referee, journal and LEDs.
 
     Simulated players play a scripted game of Nine Men's Morris on a simulated board; a simulated
@@ -510,10 +591,17 @@ def demo(delay: float | None, fast: bool) -> None:
     the mistakes on the way; the LEDs are drawn in the terminal. Takes a few seconds.
     """
     from ..demo import run_demo
+    from ..journal import JournalError, usable_journal_dir
 
+    folder = None
+    if journal_folder is not None:
+        try:
+            folder = usable_journal_dir(journal_folder)
+        except JournalError as exc:
+            fail(str(exc))
     if fast:
         delay = 0.0
     elif delay is None:
         delay = 0.1 if sys.stdout.isatty() else 0.0
-    if not run_demo(console, delay=delay):
+    if not run_demo(console, delay=delay, directory=folder):
         fail("the demo game did not check out (see above)", 1)

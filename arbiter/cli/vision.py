@@ -20,6 +20,7 @@ import numpy as np
 
 import engine
 
+from ..files import write_atomic
 from .common import GAME_ARGS, camera_backend_option, camera_source, console, exposure_options, fail, parse_game_options
 
 
@@ -227,7 +228,10 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     else:
         cal, pieces_img = _calibrate_with_camera(camera, width, height, camera_backend, exposure, gain, ev, game,
                                                  described, attempt)
-    cal.save(out_path)
+    try:
+        write_atomic(out_path, cal.dumps())
+    except OSError as exc:
+        fail(f"cannot write {out_path}: {exc.strerror or exc}")
     _write_overlay(cal, pieces_img, overlay_path)
     classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
     console.print(f"[bold green]Calibrated.[/] Learned {classes}; {len(cal.probes)} background probes.")
