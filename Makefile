@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,12 @@ bench-serial: $(STAMP)
 # lockstep and in real time), what the screen says at 10%, the line-health estimate (about 2 minutes).
 bench-serial-noise: $(STAMP)
 	PYTHONPATH=. $(BIN)/python benchmarks/serial_noise.py
+
+# The journal under stress: 100 pairs of `arbiter play` begun in the same second, 50 camera-simulated
+# and 10 virtual-serial games killed with kill -9 at random moments and resumed (about 30 minutes on
+# 2 busy cores; `--pairs 10 --kills 5 --serial-kills 2` for a smoke run).
+bench-journal: $(STAMP)
+	$(BIN)/python benchmarks/journal_stress.py
 
 # The photoreal evaluation sets (Blender/Cycles renders of printed boards and real pieces; about
 # 2500 pictures at half a minute to a minute each on 2 cores, so 17-25 hours for all of them and

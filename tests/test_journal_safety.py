@@ -18,18 +18,30 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import arbiter.files as files
 import arbiter.journal as journal_module
 import engine
 from arbiter.cli import main
 from arbiter.clocks import Clock
-from arbiter.journal import Journal, JournalError, load_journal, resume, usable_journal_dir
+from arbiter.journal import Journal, JournalError, load_journal, resume
 from arbiter.physical import PhysicalBoard
 from arbiter.records import Record, save_record
 from arbiter.scenario import Table
 from arbiter.session import FrameSink
 
 NOON = datetime(2025, 5, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def _files():
+    """arbiter.files, imported where used so that each test fails on its own on older code."""
+    import arbiter.files
+
+    return arbiter.files
+
+
+def usable_journal_dir(*args, **kwargs):
+    from arbiter.journal import usable_journal_dir as check
+
+    return check(*args, **kwargs)
 
 
 @pytest.fixture(autouse=True)
@@ -169,7 +181,7 @@ def test_the_folder_is_fsynced_after_a_new_journal_is_created(tmp_path, monkeypa
         synced.append((stat.S_ISDIR(st.st_mode), st.st_ino))
         return real(fd)
 
-    monkeypatch.setattr(files.os, "fsync", fsync)
+    monkeypatch.setattr(_files().os, "fsync", fsync)
     j = Journal.new("tapatan", directory=tmp_path, now=NOON)
     j.close()
     folder = os.stat(tmp_path).st_ino
@@ -214,7 +226,7 @@ def test_a_symlink_planted_at_any_writer_temp_name_does_not_redirect_it(tmp_path
     writers = {
         "record.json": lambda p: save_record(Record("tapatan", {}, ["a1"]), p),
         "board.json": lambda p: PhysicalBoard.of_state(g, g.new()).save(p),
-        "text.json": lambda p: files.write_atomic(p, "{}\n"),
+        "text.json": lambda p: _files().write_atomic(p, "{}\n"),
     }
     for name, write in writers.items():
         folder = tmp_path / name.split(".")[0]
@@ -245,18 +257,18 @@ def test_the_export_and_leds_map_commands_write_safely(tmp_path):
 
 def test_a_temp_name_already_taken_is_never_opened_but_another_drawn(tmp_path, monkeypatch):
     tokens = iter(["aaaa", "bbbb"])
-    monkeypatch.setattr(files.secrets, "token_hex", lambda n: next(tokens))
+    monkeypatch.setattr(_files().secrets, "token_hex", lambda n: next(tokens))
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
     (tmp_path / ".t.json.aaaa.tmp").symlink_to(victim)
-    files.write_atomic(tmp_path / "t.json", "new\n")
+    _files().write_atomic(tmp_path / "t.json", "new\n")
     assert victim.read_text() == "precious\n" and (tmp_path / "t.json").read_text() == "new\n"
 
 
 def test_create_new_refuses_a_taken_name_even_a_symlink(tmp_path):
     (tmp_path / "taken").symlink_to(tmp_path / "nowhere")
     with pytest.raises(FileExistsError):
-        files.create_new(tmp_path / "taken", "x")
+        _files().create_new(tmp_path / "taken", "x")
     assert not (tmp_path / "nowhere").exists()
     assert [p.name for p in tmp_path.iterdir()] == ["taken"], "the temporary file was removed"
 
@@ -265,11 +277,11 @@ def test_create_new_without_hard_links_claims_the_name_then_fills_it(tmp_path, m
     def no_links(*a, **k):
         raise OSError(errno.EPERM, "Operation not permitted")
 
-    monkeypatch.setattr(files.os, "link", no_links)
-    files.create_new(tmp_path / "j.jsonl", "header\n")
+    monkeypatch.setattr(_files().os, "link", no_links)
+    _files().create_new(tmp_path / "j.jsonl", "header\n")
     assert (tmp_path / "j.jsonl").read_text() == "header\n"
     with pytest.raises(FileExistsError):
-        files.create_new(tmp_path / "j.jsonl", "other\n")
+        _files().create_new(tmp_path / "j.jsonl", "other\n")
     assert (tmp_path / "j.jsonl").read_text() == "header\n"
 
 
