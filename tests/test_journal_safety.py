@@ -385,7 +385,7 @@ def test_a_serial_games_resume_uses_its_reader_and_port_from_the_journal(tmp_pat
     folder = tmp_path / "games"
     folder.mkdir()
     port = str(tmp_path / "ttyNOPE")
-    setup = {"reader": "serial", "port": port, "buttons": "none"}
+    setup = {"reader": "serial", "port": port, "buttons": "none", "an-option-arbiter-no-longer-has": 1}
     with Journal.new("tapatan", directory=folder, reader="occupancy", setup=setup) as j:
         j.append_step("a1")
     res = CliRunner().invoke(main, ["play", "tapatan", "--resume", str(j.path), "--journal", str(folder)])
@@ -410,3 +410,28 @@ def test_the_journal_folder_check_makes_the_default_folder_with_its_parents(tmp_
     assert usable_journal_dir() == tmp_path / "a" / "b" / "games"
     assert (tmp_path / "a" / "b" / "games").is_dir()
 
+
+
+def test_ctrl_c_in_a_serial_or_camera_game_prints_the_bare_resume_command(tmp_path):
+    from arbiter.cli.play import _run_camera
+
+    with Journal.new("tapatan", directory=tmp_path, setup={"reader": "serial", "port": "/dev/ttyACM0"}) as j:
+        class Interrupted:
+            game, journal, buttons, over, unrecorded_end = engine.load("tapatan"), j, None, False, None
+            paused = False
+
+            def start(self):
+                pass
+
+            def poll(self):
+                raise KeyboardInterrupt
+
+            def pause(self):
+                self.paused = True
+
+        s = Interrupted()
+        message, status = _run_camera(s)
+    assert status == 0 and s.paused
+    assert f"`arbiter play tapatan --resume {j.path}`" in message
+    s.unrecorded_end = ("result", {}, 0.0)
+    assert "could NOT be written" in _run_camera(s)[0]

@@ -370,10 +370,15 @@ def _setup_of(ctx: click.Context, g, reader: str, cal_path: str | None) -> dict:
         value = ctx.params[param.name]
         if isinstance(param.type, click.Path) and value is not None:
             value = str(Path(value).resolve())
-        setup[param.name] = value
-    if reader == "camera" and "cal_path" in setup:
-        setup["cal_path"] = str(Path(cal_path or f"calibration-{g.name}.json").resolve())
+        if param.name == "cal_path" and reader == "camera":
+            value = str(Path(cal_path or f"calibration-{g.name}.json").resolve())
+        setup[_flag(param)] = value
     return setup
+
+
+def _flag(param: click.Parameter) -> str:
+    """An option's name in the journal's setup: its long flag, as players know it (``port``)."""
+    return max(param.opts, key=len).lstrip("-")
 
 
 def _resume_setup(ctx: click.Context, game: str, folder: Path, resume_from: str) -> dict:
@@ -391,17 +396,17 @@ def _resume_setup(ctx: click.Context, game: str, folder: Path, resume_from: str)
     except JournalError as exc:
         fail(str(exc))
     params = dict(ctx.params, resume_from=str(path))
-    by_name = {p.name: p for p in ctx.command.params}
-    for name, value in stored.items():
-        param = by_name.get(name)
-        if param is None or name in NOT_SETUP:
+    by_flag = {_flag(p): p for p in ctx.command.params if p.name not in NOT_SETUP}
+    for key, value in stored.items():
+        param = by_flag.get(key)
+        if param is None:
             continue
+        name = param.name
         if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
             if params[name] != value and not (isinstance(param.type, click.Path) and params[name] is not None
                                                and value is not None
                                                and Path(params[name]).resolve() == Path(value)):
-                flag = max(param.opts, key=len)
-                console.print(f"[yellow]Note:[/] {flag} {params[name]} given again: it is used instead of the "
+                console.print(f"[yellow]Note:[/] --{key} {params[name]} given again: it is used instead of the "
                               f"journal's {value}.", soft_wrap=True)
             continue
         params[name] = value
@@ -499,9 +504,7 @@ def _run_camera(session) -> tuple[str, int] | None:
                 raise KeyboardInterrupt
     except KeyboardInterrupt:
         session.pause()
-        message = (f"Stopped. Every step is in {session.journal.path}; carry on with "
-                   f"{_again(session.game.name, session.journal.path)}.")
-        return message, 0
+        return _stopped(session), 0
     return None
 
 
@@ -549,7 +552,7 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
         return session, (f"the simulated players stopped: {exc}. The journal {journal.path} is kept.", 1)
     except KeyboardInterrupt:
         session.pause()
-        return session, (f"Stopped. The game is saved in {journal.path}; carry on with {again}.", 0)
+        return session, (_stopped(session), 0)
     finally:
         if keys is not None:
             keys.close()
@@ -558,6 +561,16 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
                    f"{journal.path} is kept; carry on with {again}.")
         return session, (message, 0)
     return session, None
+
+
+def _stopped(session) -> str:
+    """What to say when the players stop: where the game is, and the one command to go on."""
+    again = _again(session.game.name, session.journal.path)
+    if session.unrecorded_end is not None:  # the disk refused the loss on time to the end
+        return (f"Stopped. The loss on time could NOT be written to {session.journal.path} (the disk refused "
+                f"it), so on disk the game is unfinished at its last recorded step; once the disk is "
+                f"writable again, carry on with {again}.")
+    return f"Stopped. Every step is in {session.journal.path}; carry on with {again}."
 
 
 def _again(game: str, path: Path) -> str:
