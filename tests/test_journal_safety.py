@@ -415,7 +415,7 @@ def test_the_journal_folder_check_makes_the_default_folder_with_its_parents(tmp_
 def test_ctrl_c_in_a_serial_or_camera_game_prints_the_bare_resume_command(tmp_path):
     from arbiter.cli.play import _run_camera
 
-    with Journal.new("tapatan", directory=tmp_path, setup={"reader": "serial", "port": "/dev/ttyACM0"}) as j:
+    with Journal.new("tapatan", directory=tmp_path) as j:
         class Interrupted:
             game, journal, buttons, over, unrecorded_end = engine.load("tapatan"), j, None, False, None
             paused = False
@@ -435,3 +435,31 @@ def test_ctrl_c_in_a_serial_or_camera_game_prints_the_bare_resume_command(tmp_pa
     assert f"`arbiter play tapatan --resume {j.path}`" in message
     s.unrecorded_end = ("result", {}, 0.0)
     assert "could NOT be written" in _run_camera(s)[0]
+
+
+def test_the_hint_cache_is_written_safely(tmp_path):
+    from arbiter.hints import HintStore
+
+    game = engine.load("jare")
+    store = HintStore(tmp_path)
+    keys, values, meta = store._paths(game)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    for p in (keys, values, meta):
+        for name in (f".{p.name}.tmp", f"{p.name}.tmp"):
+            (tmp_path / name).symlink_to(victim)
+    store.solution(game)
+    assert victim.read_text() == "precious\n"
+    assert HintStore(tmp_path)._read(game) is not None
+
+
+def test_arbiter_calibrate_writes_the_calibration_safely(tmp_path):
+    from vision.calibration import load_calibration
+
+    out = tmp_path / "cal.json"
+    victim = _plant(tmp_path, out)
+    res = CliRunner().invoke(main, ["calibrate", "tapatan", "--sim", "--out", str(out),
+                                    "--overlay", str(tmp_path / "overlay.png")])
+    assert res.exit_code == 0, res.output
+    _unharmed(victim, tmp_path)
+    assert load_calibration(out, game="tapatan").game == "tapatan"
