@@ -107,9 +107,10 @@ class HintStore:
                 "byteorder": sys.byteorder, "fingerprint": solver.fingerprint(game)}
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            for path, data in ((keys_p, sol.keys), (values_p, sol.values)):
-                write_atomic(path, data.tobytes(), sync=False)  # a cache: lost, it is solved again
-            write_atomic(meta_p, json.dumps(meta), sync=False)  # written last: a solution is read only once all of it is there
+            # A cache, so no fsync: one lost to a power cut is solved again. The meta file goes
+            # last: a solution is read only once all of it is there.
+            for path, data in ((keys_p, sol.keys), (values_p, sol.values), (meta_p, json.dumps(meta))):
+                write_atomic(path, data if isinstance(data, str) else data.tobytes(), sync=False)
         except OSError as exc:
             if not self._warned:
                 self._warned = True

@@ -578,7 +578,7 @@ class Session:
         """Where the rules give each step a time (Rapido, Tableaux), play ``timeout`` when it runs out."""
         st = self.state
         limit = st.time_limit
-        if limit is None or self.over or self.referee.waiting_for is not None:
+        if limit is None or self.over or self.unrecorded_end is not None or self.referee.waiting_for is not None:
             self._step_t = None if limit is None else self._step_t
             return
         if self._step_t is None:
