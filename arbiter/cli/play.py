@@ -3,6 +3,8 @@
     arbiter play nine-mens-morris                               # camera 0, calibration-nine-mens-morris.json
     arbiter play morabaraba --clock 10m+5s --leds neopixel      # with a clock and the board's LEDs
     arbiter play nine-mens-morris --resume                      # carry on after a crash or power cut
+    arbiter play tapatan --resume GAME.jsonl                    # that game, set up as its journal says
+    arbiter play tapatan --reader sim --journal /media/usb/games    # journals kept there
     arbiter play tapatan --reader sim                           # no hardware: simulated players and camera
     arbiter play nine-mens-morris --reader sim-occupancy --script game.json
     arbiter play nine-mens-morris --reader serial               # a sensor-grid board on USB (found by its id)
