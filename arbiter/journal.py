@@ -58,8 +58,8 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["FORMAT", "Journal", "JournalContents", "JournalError", "Resumed", "journal_dir",
-           "journal_name", "latest_unfinished", "usable_journal_dir", "list_journals", "load_journal", "new_journal_path", "parse_journal",
-           "replay_journal", "resume"]
+           "journal_name", "latest_unfinished", "list_journals", "load_journal", "new_journal_path", "parse_journal",
+           "replay_journal", "resume", "usable_journal_dir"]
 
 log = logging.getLogger("arbiter.journal")
 
@@ -201,8 +201,9 @@ class JournalContents:
 
     def clone(self) -> JournalContents:
         """A copy to try an event on; event dicts are never changed once added, so lists suffice."""
-        return replace(self, setup=dict(self.setup), steps=list(self.steps), step_lines=list(self.step_lines), events=list(self.events),
-                       warnings=list(self.warnings), chooser=None if self.chooser is None else list(self.chooser))
+        return replace(self, setup=dict(self.setup), steps=list(self.steps), step_lines=list(self.step_lines),
+                       events=list(self.events), warnings=list(self.warnings),
+                       chooser=None if self.chooser is None else list(self.chooser))
 
     def header(self) -> dict[str, Any]:
         header = {MARKER: FORMAT, "game": self.game, "options": self.options, "chooser": self.chooser,
@@ -410,6 +411,8 @@ class Journal:
         self.path = path
         self._fd: int | None = fd
         self._contents = contents
+        st = os.fstat(fd)
+        self._file = (st.st_dev, st.st_ino)  # which file this is, to reopen only the same one
 
     # -- making and opening -----------------------------------------------------------------------
 
@@ -596,7 +599,11 @@ class Journal:
             raise JournalError(f"{self.path} is closed and cannot be opened again ({exc.strerror or exc}): "
                                f"the event was NOT recorded") from None
         try:
-            size = os.fstat(fd).st_size
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != self._file:
+                raise JournalError(f"{self.path} was replaced by another file while it was closed: the event "
+                                   f"was NOT recorded; resume the game from the file to go on")
+            size = st.st_size
             if size > self._contents.good_bytes:  # a line torn by the failed write: take it back
                 with os.fdopen(os.dup(fd), "rb") as fh:
                     fh.seek(self._contents.good_bytes)

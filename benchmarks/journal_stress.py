@@ -37,12 +37,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CODE = ROOT  # the arbiter under test (--code: an older checkout, to compare)
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 TAPATAN_WIN = ["a1", "d1", "a4", "d4", "a7"]
 
 
 def _env(state: Path) -> dict:
-    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(state))
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(CODE), XDG_STATE_HOME=str(state))
     env.pop("ARBITER_JOURNAL_DIR", None)
     return env
 
@@ -77,9 +78,12 @@ def pairs(n: int, work: Path, reader: str) -> dict:
     for i in range(n):
         folder = work / f"pair{i}"
         time.sleep(1 - time.time() % 1)  # the start of a second: both journals made in the same one
+        # An older arbiter (--code) has no --journal: its folder comes from the environment.
+        where = ["--journal", str(folder)] if CODE == ROOT else []
+        env = dict(_env(work / "state"), **({} if where else {"ARBITER_JOURNAL_DIR": str(folder)}))
         procs = [subprocess.Popen(ARBITER + ["play", "tapatan", "--reader", reader, "--speed", "0",
-                                             "--seed", str(i * 2 + k), "--journal", str(folder)],
-                                  cwd=work, env=_env(work / "state"), stdout=subprocess.PIPE,
+                                             "--seed", str(i * 2 + k)] + where,
+                                  cwd=CODE, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for k in (0, 1)]
         outs = [p.communicate(timeout=300) for p in procs]
         said = []
@@ -98,7 +102,11 @@ def pairs(n: int, work: Path, reader: str) -> dict:
         if any(p.name.endswith("-2.jsonl") for p in journals):
             counts["same_second"] += 1
         for steps, path in said:
-            if steps is None or path is None or not Path(path).exists() or len(_journal(Path(path))["steps"]) != steps:
+            try:
+                held = len(_journal(Path(path))["steps"]) if path else None
+            except Exception:  # gone, or spoilt by another game's lines
+                held = None
+            if steps is None or held != steps:
                 counts["lost_steps"] += 1
         if (i + 1) % 10 == 0:
             print(f"  {i + 1} pairs: {counts}", flush=True)
@@ -170,8 +178,8 @@ def serial_kills(n: int, work: Path, rng: random.Random, every: float) -> dict:
                 if m:
                     port = m.group(1)
                     break
-            p = subprocess.Popen(ARBITER + ["play", "tapatan", "--reader", "serial", "--port", port, "--buttons", "none",
-                                            "--journal", str(folder)], cwd=work, env=env,
+            p = subprocess.Popen(ARBITER + ["play", "tapatan", "--reader", "serial", "--port", port,
+                                            "--buttons", "none", "--journal", str(folder)], cwd=work, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             time.sleep(rng.uniform(1.0, 1.5 + every * len(TAPATAN_WIN)))
             p.send_signal(signal.SIGKILL)
@@ -205,7 +213,11 @@ def main() -> int:
     ap.add_argument("--every", type=float, default=3.0, help="seconds between the virtual board's steps")
     ap.add_argument("--reader", default="sim", choices=["sim", "sim-occupancy"], help="the pairs' reader")
     ap.add_argument("--seed", type=int, default=30)
+    ap.add_argument("--code", type=Path, default=ROOT,
+                    help="the arbiter checkout to run (an older one shows what the checks catch)")
     args = ap.parse_args()
+    global CODE
+    CODE = args.code.resolve()
     rng = random.Random(args.seed)
     ok = True
     with tempfile.TemporaryDirectory(prefix="arbiter-journal-stress-") as tmp:

@@ -463,3 +463,15 @@ def test_arbiter_calibrate_writes_the_calibration_safely(tmp_path):
     assert res.exit_code == 0, res.output
     _unharmed(victim, tmp_path)
     assert load_calibration(out, game="tapatan").game == "tapatan"
+
+
+def test_a_closed_journal_replaced_by_another_file_is_not_written_into(tmp_path):
+    j = Journal.new("tapatan", directory=tmp_path)
+    j.append_step("a1")
+    j.close()
+    copy = tmp_path / "copy"
+    copy.write_bytes(j.path.read_bytes())
+    os.replace(copy, j.path)  # same bytes, another file
+    with pytest.raises(JournalError, match="replaced"):
+        j.append_step("d1")
+    assert load_journal(j.path).steps == ["a1"]
