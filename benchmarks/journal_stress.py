@@ -131,7 +131,7 @@ def _resume(game: str, path: Path, cwd: Path, env: dict, counts: dict, before: l
 def kills(n: int, work: Path, rng: random.Random) -> dict:
     """Camera-simulated tapatan games killed at a random moment of their run, then resumed."""
     counts = {"kills": n, "before_the_journal": 0, "lost_announced": 0, "announced": 0, "resumed_to_the_end": 0,
-              "tracebacks": 0}
+              "tracebacks": 0, "over_before_the_kill": 0}
     env = _env(work / "state")
     for i in range(n):
         folder = work / f"kill{i}"
@@ -156,13 +156,14 @@ def kills(n: int, work: Path, rng: random.Random) -> dict:
             _resume("tapatan", path, work, env, counts, held["steps"])
         else:
             counts["resumed_to_the_end"] += 1  # killed after the end: nothing to resume
+            counts["over_before_the_kill"] += 1
     return counts
 
 
 def serial_kills(n: int, work: Path, rng: random.Random, every: float) -> dict:
     """Games read from the virtual sensor board over a pty, killed, resumed with the bare command."""
     counts = {"kills": n, "before_the_journal": 0, "lost_announced": 0, "announced": 0, "resumed_to_the_end": 0,
-              "tracebacks": 0}
+              "tracebacks": 0, "over_before_the_kill": 0}
     env = _env(work / "state")
     record = work / "tapatan-win.json"
     record.write_text(json.dumps({"game": "tapatan", "options": {}, "steps": TAPATAN_WIN}))
@@ -199,6 +200,7 @@ def serial_kills(n: int, work: Path, rng: random.Random, every: float) -> dict:
                 _resume("tapatan", path, work, env, counts, held["steps"])
             else:
                 counts["resumed_to_the_end"] += 1
+                counts["over_before_the_kill"] += 1
         finally:
             sim.kill()
             sim.wait()
@@ -244,7 +246,8 @@ def main() -> int:
             print(f"kill -9 ({name}): {c['kills']} kills ({c['before_the_journal']} before the journal existed), "
                   f"{c['announced']} steps announced before a kill, {c['lost_announced']} games with an announced step "
                   f"missing (must be 0); {c['resumed_to_the_end']}/{resumable} carried on to the end with only "
-                  f"`arbiter play tapatan --resume JOURNAL`; tracebacks {c['tracebacks']}: "
+                  f"`arbiter play tapatan --resume JOURNAL` ({c['over_before_the_kill']} were over before the kill)"
+                  f"; tracebacks {c['tracebacks']}: "
                   f"{'OK' if good else 'FAILED'} [{time.time() - t0:.0f} s]", flush=True)
     return 0 if ok else 1
 
