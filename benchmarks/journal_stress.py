@@ -128,7 +128,7 @@ def _resume(game: str, path: Path, cwd: Path, env: dict, counts: dict, before: l
         print(f"  resume of {path.name} failed: exit {r.returncode}: {(r.stderr or r.stdout).strip()[-300:]}")
 
 
-def kills(n: int, work: Path, rng: random.Random) -> dict:
+def kills(n: int, work: Path, rng: random.Random, window: tuple[float, float] = (1.0, 7.0)) -> dict:
     """Camera-simulated tapatan games killed at a random moment of their run, then resumed."""
     counts = {"kills": n, "before_the_journal": 0, "lost_announced": 0, "announced": 0, "resumed_to_the_end": 0,
               "tracebacks": 0, "over_before_the_kill": 0}
@@ -138,7 +138,7 @@ def kills(n: int, work: Path, rng: random.Random) -> dict:
         p = subprocess.Popen(ARBITER + ["play", "tapatan", "--reader", "sim", "--speed", "3", "--seed", str(100 + i),
                                         "--journal", str(folder)], cwd=work, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        time.sleep(rng.uniform(1.0, 7.0))
+        time.sleep(rng.uniform(*window))
         p.send_signal(signal.SIGKILL)
         out, _ = p.communicate()
         journals = list(folder.glob("*.jsonl"))
@@ -215,6 +215,8 @@ def main() -> int:
     ap.add_argument("--every", type=float, default=3.0, help="seconds between the virtual board's steps")
     ap.add_argument("--reader", default="sim", choices=["sim", "sim-occupancy"], help="the pairs' reader")
     ap.add_argument("--seed", type=int, default=30)
+    ap.add_argument("--kill-window", type=float, nargs=2, default=(1.0, 7.0), metavar=("FROM", "TO"),
+                    help="camera-sim kills: seconds after the start, drawn uniformly")
     ap.add_argument("--code", type=Path, default=ROOT,
                     help="the arbiter checkout to run (an older one shows what the checks catch)")
     args = ap.parse_args()
@@ -233,7 +235,7 @@ def main() -> int:
                   f"(-2 names); tracebacks {c['tracebacks']}, bad exits {c['bad_exit']}, pairs with two journals "
                   f"{c['two_journals']}/{c['pairs']}, games with a lost step {c['lost_steps']} "
                   f"(must be 0, 0, all, 0): {'OK' if good else 'FAILED'} [{time.time() - started:.0f} s]", flush=True)
-        for name, run in (("camera sim", lambda: kills(args.kills, work, rng)),
+        for name, run in (("camera sim", lambda: kills(args.kills, work, rng, tuple(args.kill_window))),
                           ("serial", lambda: serial_kills(args.serial_kills, work, rng, args.every))):
             n = args.kills if name == "camera sim" else args.serial_kills
             if not n:
