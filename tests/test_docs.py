@@ -64,6 +64,9 @@ NEEDS_HARDWARE = [
     (r"git (clone|sparse-checkout)\b", "fetches the repository (network); these tests run in a checkout"),
     (r"mpremote\b", "a Raspberry Pi Pico on USB"),
     (r"pip (install|uninstall)\b", "changes the Python environment (a Raspberry Pi's extras)"),
+    (r".*--journal /media/", "a USB stick mounted there (tests/test_journal_safety.py checks --journal DIR)"),
+    (r"make bench-journal\b", "a stress benchmark: half an hour"),
+    (r"make mutation\b", "mutation testing: hours"),
 ]
 
 # (pattern, why it runs until stopped): started, given Ctrl-C once it has printed, and expected
