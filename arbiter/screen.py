@@ -69,6 +69,8 @@ def _width(renderable: Any) -> int:
 
 
 def status_line(session, t: float) -> str:
+    """The line over the board: whose turn, captures, stacks, the clocks, and the reader's own
+    trouble if it has any (``Session.reader_health``: the same call for every reader)."""
     st = session.state
     if session.over and session.result is not None:
         r = session.result
@@ -86,20 +88,10 @@ def status_line(session, t: float) -> str:
     c = session.clock
     if c is not None:
         head += " · clock: " + "  ".join(f"{p}: {_clock_text(c.remaining(p, t))}" for p in range(1, c.players + 1))
-    warning = reader_warning(session.reader)
-    if warning:
-        head += " · " + warning
+    problem = session.reader_health().problem
+    if problem:
+        head += " · " + problem
     return head
-
-
-def reader_warning(reader) -> str | None:
-    """What the reader's link says is wrong while it still works (a sensor board's line too noisy,
-    cells it does not have), for the status line; None if all is well or it has no link."""
-    try:
-        warning = getattr(getattr(reader, "link", None), "warning", None)
-    except Exception:  # a status line must never stop a game
-        return None
-    return warning if isinstance(warning, str) and warning else None
 
 
 def _clock_text(seconds: float) -> str:

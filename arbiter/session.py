@@ -54,6 +54,7 @@ from typing import Any
 
 import engine
 from engine.observation import SEES, UNREAD, Observation, ReadingError
+from engine.reader import HEALTHY, ReaderHealth
 from hardware.buttons import Buttons, Role
 from hardware.pixels import Pixels
 from hardware.palette import OFF, RGB, STANDARD, Palette
@@ -136,8 +137,9 @@ class Announcement:
 class Session:
     """One refereed game on one board (see the module notes for what it does in which order).
 
-    ``reader``: anything with ``sees`` and ``read() -> Observation`` (``SimCamera``,
-    ``SensorGrid``, ``CameraReader``). ``history``: steps already played (a resumed journal),
+    ``reader``: an ``engine.reader.Reader`` (``sees``, ``read() -> Observation``, ``health()``:
+    ``vision.camera_reader.CameraReader``, ``firmware_bridge.reader.SerialReader``,
+    ``arbiter.sim.physical.SimCamera`` ...). ``history``: steps already played (a resumed journal),
     replayed by the referee from ``state`` (default the game's start). ``journal``: where
     accepted steps go first (None: no journal, e.g. a position set up by hand, which a journal
     could not replay). ``clock``: an ``arbiter.clocks.Clock`` (two-player games),
@@ -216,6 +218,16 @@ class Session:
         """The colour (owner number) of the pieces of the player to move."""
         st = state if state is not None else self.state
         return st.colour_to_move
+
+    def reader_health(self) -> ReaderHealth:
+        """How the reader itself is (``engine.reader.Reader.health``: the camera lost, the line to
+        the sensor board too noisy ...), for the screen. Never raises: a reader that cannot say
+        is taken as well, because a status line must never stop a game."""
+        try:
+            health = self.reader.health()
+        except Exception:
+            return HEALTHY
+        return health if isinstance(health, ReaderHealth) else HEALTHY
 
     # ------------------------------------------------------------------ the loop
     def start(self) -> None:

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import pin_to_one_core  # noqa: E402
 import engine  # noqa: E402
 from arbiter.referee import AMBIGUOUS, TAKEBACK_PENDING, Referee  # noqa: E402
-from arbiter.sim_readers import SimReader, changed  # noqa: E402
+from arbiter.sim.readers import SimReader, changed  # noqa: E402
 from engine.observation import view  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "brain_hanky_positions.json"

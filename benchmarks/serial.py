@@ -40,8 +40,8 @@ from common import pin_to_one_core  # noqa: E402
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 import engine  # noqa: E402
-from arbiter.physical import PhysicalBoard  # noqa: E402
-from arbiter.sensor_sim import SensorRig  # noqa: E402
+from arbiter.sim.physical import PhysicalBoard  # noqa: E402
+from arbiter.sim.sensor import SensorRig  # noqa: E402
 from engine.core import Piece  # noqa: E402
 from firmware_bridge import wire  # noqa: E402
 

@@ -31,9 +31,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(HERE.parent))
 
 import engine  # noqa: E402
-from arbiter.physical import PhysicalBoard  # noqa: E402
+from arbiter.sim.physical import PhysicalBoard  # noqa: E402
 from arbiter.screen import status_line  # noqa: E402
-from arbiter.sensor_sim import SensorRig, serial_table  # noqa: E402
+from arbiter.sim.sensor import SensorRig, serial_table  # noqa: E402
 from firmware_bridge.host import DeviceError, SensorLink  # noqa: E402
 
 GAMES = ("tapatan", "nine-mens-morris", "brain-hanky")

@@ -2,6 +2,9 @@
 
     reader = SerialReader(link, sensor_map, game)
     obs = reader.read()          # never raises: a lost board is an occluded Observation
+    reader.health()              # the board unplugged, the line too noisy ..., or HEALTHY
+
+This is ``engine.reader.Reader`` for a sensor board (``arbiter play --reader serial``).
 
 ``sees`` is the board's own sensing kind: ``occupancy`` (reed switches: a piece or not) or
 ``polarity`` (hall sensors under magnets: player 1's pieces north side down, player 2's south).
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from engine.core import Piece
 from engine.observation import Observation, Reading, spots_of
+from engine.reader import ReaderHealth
 
 from . import wire
 from .host import SensorLink
@@ -67,6 +71,14 @@ class SerialReader:
         obs = self.observation(key)
         self._cache = (key, obs)
         return obs
+
+    def health(self) -> ReaderHealth:
+        """Why the board cannot be read now (unplugged, out of step, refused at the handshake),
+        then what a player should know while it can (``SensorLink.warning``: the line too noisy,
+        cells the board does not have)."""
+        link = self.link
+        down = None if link.ready else (link.problem or "the sensor board is not ready")
+        return ReaderHealth.of(down, link.warning)
 
     def observation(self, states) -> Observation:
         """The Observation of one state per spot (in ``spots`` order)."""

@@ -22,7 +22,7 @@ Two ways to run it:
 
 - ``start()``: a thread scans in real time (``arbiter sensor-sim``, the benchmark);
 - ``step(now)``: the caller moves its clock (lockstep with a simulated table), and the whole
-  run is deterministic for a seed. ``arbiter.sensor_sim`` uses this for the tests.
+  run is deterministic for a seed. ``arbiter.sim.sensor`` uses this for the tests.
 """
 
 from __future__ import annotations

@@ -509,7 +509,7 @@ def test_play_refuses_exposure_without_a_camera():
 def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
     """A frame the reader cannot read for its exposure (the paper clipped white) makes the play
     loop step the camera's exposure down, at most once per EXPOSURE_STEP_S; then frames read."""
-    from arbiter.cli.play import CameraReader
+    from vision.camera_reader import CameraReader
     from engine.observation import spots_of, view
     from vision.calibration import calibrate, calibration_layout
     from vision.capture import Frame
@@ -539,6 +539,7 @@ def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
     cam = CameraReader(Cam(), reader, clock=lambda: now[0])
     obs = cam.read()
     assert obs.occluded and "over-exposed" in obs.reason and steps == ["lower"]
+    assert cam.health().problem == "lowered the exposure", "the screen says what was done while it is unreadable"
     assert cam.read().occluded and steps == ["lower"], "a second step waits for the picture to settle"
     now[0] += CameraReader.EXPOSURE_STEP_S
     cam.read()
@@ -546,6 +547,7 @@ def test_play_steps_the_exposure_down_when_frames_are_over_exposed(tmp_path):
     obs = cam.read()
     assert not obs.occluded and obs.view() == view(layout, spots_of(g))
     assert cam.exposure_note == "lowered the exposure"
+    assert cam.health().ok, "once the frames read, the exposure is nothing to show"
 
 
 def test_reader_refuses_dark_and_over_exposed_frames_saying_which_way():

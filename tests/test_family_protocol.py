@@ -18,7 +18,7 @@ import pytest
 import engine
 from arbiter import referee as R
 from arbiter.journal import Journal, load_journal
-from arbiter.scenario import Player, Table
+from arbiter.sim.scenario import Player, Table
 from arbiter.session import FrameSink
 from engine.boards import board as board_named
 from engine.core import PLACE, IllegalStep, Piece, Result, Step, preflight

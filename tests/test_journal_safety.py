@@ -23,9 +23,9 @@ import engine
 from arbiter.cli import main
 from arbiter.clocks import Clock
 from arbiter.journal import Journal, JournalError, load_journal, resume
-from arbiter.physical import PhysicalBoard
+from arbiter.sim.physical import PhysicalBoard
 from arbiter.records import Record, save_record
-from arbiter.scenario import Table
+from arbiter.sim.scenario import Table
 from arbiter.session import FrameSink
 
 NOON = datetime(2025, 5, 1, 12, 0, 0, tzinfo=UTC)

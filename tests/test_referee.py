@@ -2,7 +2,7 @@
 (colour) and a reed-switch grid (occupancy only).
 
 Boards are shown to the referee as a perfect simulated reader reports them
-(``arbiter.sim_readers``); a physical board that no engine state describes (a piece slid one
+(``arbiter.sim.readers``); a physical board that no engine state describes (a piece slid one
 point too far, a captured gem still on the cloth) is written with ``changed``.
 """
 
@@ -15,7 +15,7 @@ import pytest
 import engine
 from arbiter import referee as R
 from arbiter.referee import Referee, Verdict
-from arbiter.sim_readers import SimReader, changed, colour_reader
+from arbiter.sim.readers import SimReader, changed, colour_reader
 from arbiter.stabiliser import Stabiliser
 from engine.boards import brain_hanky_board
 from engine.core import Piece

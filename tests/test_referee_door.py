@@ -24,8 +24,8 @@ import pytest
 import engine
 from arbiter import referee as R
 from arbiter.referee import Referee
-from arbiter.scenario import Table as SimTable
-from arbiter.sim_readers import SimReader, changed
+from arbiter.sim.scenario import Table as SimTable
+from arbiter.sim.readers import SimReader, changed
 from arbiter.stabiliser import Stabiliser
 from engine.core import IllegalStep, Piece
 from engine.observation import Observation, Reading, ReadingError, check
@@ -255,7 +255,7 @@ def test_a_broken_switch_in_a_refereed_game_never_lets_a_removal_through():
 
 
 def test_a_sensor_reporting_fault_under_a_man_over_serial_is_unread_not_empty():
-    from arbiter.sensor_sim import cells_of, serial_table
+    from arbiter.sim.sensor import cells_of, serial_table
     from firmware_bridge import wire
     from firmware_bridge.reader import FAULT_NOTE
 
@@ -432,7 +432,7 @@ def test_an_unread_spot_never_makes_the_referee_accept_a_step_that_was_not_made(
 
 
 def test_after_resume_an_unread_spot_is_neither_to_put_nor_to_take():
-    from arbiter.physical import PhysicalBoard
+    from arbiter.sim.physical import PhysicalBoard
 
     game = engine.load(NMM)
     st = game.new()

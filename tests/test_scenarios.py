@@ -4,7 +4,7 @@ the journal records, the LEDs answer.
 Every outcome runs through BOTH readers a real board can have: the simulated camera read by the
 real vision code (``camera``: the scene is drawn, photographed with a fixed seeded pose, then
 calibrated and read exactly as on the Pi) and a reed-switch grid that sees only occupancy
-(``occupancy``). Scenarios are written in the little action language of ``arbiter.scenario``.
+(``occupancy``). Scenarios are written in the little action language of ``arbiter.sim.scenario``.
 
 Games: Nine Men's Morris and Morabaraba (mills and removals), Tapatan (a 3x3 game: a line wins)
 and Brain Hanky (string moves, blocked crossings, gem captures and extra turns, two moves of a
@@ -35,8 +35,8 @@ import engine.protocol
 from arbiter import referee as R
 from arbiter.clocks import Clock
 from arbiter.journal import Journal, load_journal
-from arbiter.physical import PhysicalBoard
-from arbiter.scenario import Player, ScenarioError, Table, parse
+from arbiter.sim.physical import PhysicalBoard
+from arbiter.sim.scenario import Player, ScenarioError, Table, parse
 from arbiter.session import FrameSink
 from engine.boards import brain_hanky_board
 from engine.core import Piece

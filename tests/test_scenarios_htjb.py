@@ -13,7 +13,7 @@ import pytest
 import engine
 from arbiter import referee as R
 from arbiter.journal import Journal, load_journal
-from arbiter.scenario import Player, Table
+from arbiter.sim.scenario import Player, Table
 from arbiter.session import FrameSink
 from engine.core import Piece
 from hardware.layout import load_map, spots_for
@@ -199,7 +199,7 @@ def test_the_menu_button_shows_what_lies_beneath_a_stack(tmp_path):
 
 
 def test_a_simulated_board_keeps_its_stacks_across_a_crash():
-    from arbiter.physical import PhysicalBoard, PhysicalError
+    from arbiter.sim.physical import PhysicalBoard, PhysicalError
 
     g = engine.load("stack")
     state = g.new()

@@ -2,7 +2,7 @@
 device under it scans it and speaks the protocol through a real pty, the real host driver reads
 it with pyserial, and the referee judges what arrives.
 
-Runs are in lockstep with the simulated clock (``arbiter.sensor_sim``): deterministic for a
+Runs are in lockstep with the simulated clock (``arbiter.sim.sensor``): deterministic for a
 seed, whatever the machine's load, and no assertion here depends on wall-clock time.
 """
 
@@ -18,9 +18,9 @@ import pytest
 import engine
 from arbiter import referee as R
 from arbiter.journal import Journal, load_journal
-from arbiter.physical import PhysicalBoard
-from arbiter.scenario import Player
-from arbiter.sensor_sim import SensorRig, cells_of, serial_table
+from arbiter.sim.physical import PhysicalBoard
+from arbiter.sim.scenario import Player
+from arbiter.sim.sensor import SensorRig, cells_of, serial_table
 from arbiter.session import SimClock
 from firmware_bridge.host import USB_IDS, NoDevice, ProtocolMismatch, SensorLink, find_port
 

@@ -22,8 +22,8 @@ import engine
 from arbiter.cli import main
 from arbiter.cli.sensor import Monitor
 from arbiter.journal import load_journal
-from arbiter.physical import PhysicalBoard
-from arbiter.sensor_sim import SensorRig
+from arbiter.sim.physical import PhysicalBoard
+from arbiter.sim.sensor import SensorRig
 from arbiter.session import SimClock
 from engine.core import Piece
 

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from arbiter.physical import PhysicalBoard
+from arbiter.sim.physical import PhysicalBoard
 from arbiter.screen import status_line
-from arbiter.sensor_sim import SensorRig, serial_table
+from arbiter.sim.sensor import SensorRig, serial_table
 from arbiter.session import SimClock
 from engine.core import Piece
 from firmware_bridge import wire

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from arbiter.sim_readers import changed, colour_reader, occupancy_reader
+from arbiter.sim.readers import changed, colour_reader, occupancy_reader
 from arbiter.stabiliser import DEFAULTS, Stabiliser
 from engine.core import Piece
 from engine.observation import Observation, Reading

@@ -47,44 +47,7 @@ from engine.protocol import Draws
 
 from .common import camera_backend_option, console, exposure_options, fail, parse_game_options
 
-__all__ = ["CameraReader", "KeyboardButtons", "play"]
-
-
-class CameraReader:
-    """The real camera read by the real vision code: ``read()`` never raises for a lost camera,
-    it reports the board unseen with the camera's own words (and the camera reopens itself)."""
-
-    sees = "colour"
-
-    # Seconds between two exposure steps: the camera's picture takes a few frames to settle.
-    EXPOSURE_STEP_S = 2.0
-
-    def __init__(self, camera, board_reader, clock=time.monotonic):
-        self.camera = camera
-        self.reader = board_reader
-        self.clock = clock
-        self._stepped_at: float | None = None
-        self.exposure_note = ""  # what was last done about the exposure, for the screen
-
-    def read(self):
-        from engine.observation import Observation
-
-        frame = self.camera.read()
-        if frame.image is None:
-            return Observation.blocked(frame.problem or "no picture from the camera")
-        obs = self.reader.read(frame.image)
-        if self.reader.last.exposure:
-            self._step_exposure(self.reader.last.exposure)
-        return obs
-
-    def _step_exposure(self, change: str) -> None:
-        """The frame was too bright or too dark to read: step the camera's exposure that way,
-        at most once per ``EXPOSURE_STEP_S`` (a camera that refuses keeps its reason)."""
-        now = self.clock()
-        if self._stepped_at is not None and now - self._stepped_at < self.EXPOSURE_STEP_S:
-            return
-        self._stepped_at = now
-        self.exposure_note = self.camera.adjust_exposure(change) or self.camera.exposure_refused or ""
+__all__ = ["KeyboardButtons", "play"]
 
 
 class KeyboardButtons:
@@ -451,6 +414,7 @@ def _the_game(g, options, reader, time_control, resume_from, rng, sees="colour",
 def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposure=None, gain=None, ev=None):
     """(the camera reader, the buttons or None), refusing with a clear message what cannot work."""
     from vision.calibration import CalibrationError, load_calibration
+    from vision.camera_reader import CameraReader
     from vision.capture import Camera, CameraError, CameraSettings
     from vision.reader import BoardReader
 
@@ -520,8 +484,8 @@ def _stop_on_q(keys: KeyboardButtons) -> None:
 
 def _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed):
     """Simulated players on a simulated board kept beside the journal; (session, stopped)."""
-    from ..physical import PhysicalBoard, PhysicalError
-    from ..scenario import Player, ScenarioError, Table
+    from ..sim.physical import PhysicalBoard, PhysicalError
+    from ..sim.scenario import Player, ScenarioError, Table
 
     board_file = journal.path.with_name(journal.path.name.removesuffix(".jsonl") + ".board.json")
     board = None
@@ -605,7 +569,7 @@ def demo(delay: float | None, fast: bool, journal_folder: str | None) -> None:
     camera photographs it and arbiter's real vision code reads every frame; the referee catches
     the mistakes on the way; the LEDs are drawn in the terminal. Takes a few seconds.
     """
-    from ..demo import run_demo
+    from ..sim.demo import run_demo
     from ..journal import JournalError, usable_journal_dir
 
     folder = None

@@ -363,8 +363,8 @@ def sensor_sim(ctx: click.Context, game: str, sensing: str, led_count: int | Non
     matrix would), `unplug`, `plug`, `reset`; and `board`, `quit`.
     Or give --script to have a game record played on it.
     """
-    from ..physical import PhysicalBoard
-    from ..sensor_sim import SensorRig
+    from ..sim.physical import PhysicalBoard
+    from ..sim.sensor import SensorRig
 
     options = parse_game_options(game, list(ctx.args))
     g = engine.load(game, **options)
@@ -409,7 +409,7 @@ def _do(rig, words: list[str]) -> str:
     """Carry out one typed action on the virtual board; returns what to print."""
     from firmware_bridge import wire
 
-    from ..physical import PhysicalError, parse_piece
+    from ..sim.physical import PhysicalError, parse_piece
 
     b = rig.board
     verb, args = words[0], words[1:]
@@ -479,7 +479,7 @@ def _interactive(g, rig, end) -> None:
 
 def _play_script(g, rig, steps: list[str], every: float, end) -> None:
     """Play a game record on the board once a host has connected (it has sent something)."""
-    from ..scenario import step_actions
+    from ..sim.scenario import step_actions
 
     while rig.device.stats["rx_bytes"] == 0:
         if end is not None and time.monotonic() > end:

@@ -2,7 +2,7 @@
 play a game record (or random moves) by acting on the board.
 
 The referee is tested here the way players will meet it: not with tidy engine positions but
-with hands doing things to a board, seen through a reader (``arbiter.physical``), in time.
+with hands doing things to a board, seen through a reader (``arbiter.sim.physical``), in time.
 
 The scenario language
 ---------------------
@@ -51,9 +51,9 @@ import engine
 from engine.core import CALL, JUMP, MOVE, PLACE, REMOVE, TAKE, Piece
 from hardware.buttons import Role, SimulatedButtons
 
-from . import referee as R
+from .. import referee as R
 from .physical import PhysicalBoard, PhysicalError, parse_piece
-from .session import Session, SimClock
+from ..session import Session, SimClock
 
 __all__ = ["Action", "Player", "ScenarioError", "Table", "parse", "step_actions"]
 

@@ -1,9 +1,10 @@
 """The simulated physical board: real pieces on a real table, for scripted players to act on.
 
-``arbiter.sim_readers`` hands the referee perfect readings of engine positions, which proves the
+``arbiter.sim.readers`` hands the referee perfect readings of engine positions, which proves the
 referee's logic. This module is one step closer to the product: a board on a table that players
 *do things to* (lift a piece, put it down, slide it across points, knock it off its point, hold
-a hand over the board, bump the camera), watched by the same readers a real board has:
+a hand over the board, bump the camera), watched by the same readers a real board has (each an
+``engine.reader.Reader``, as the real camera and sensor board are):
 
 - ``SimCamera``: the board drawn as printed (``vision.sim.simple_scene``), photographed by the
   seeded simulated camera (``vision.sim.simulate``; a hand over the board is drawn in), and read
@@ -37,6 +38,7 @@ from typing import Any
 import engine
 from engine.core import Piece
 from engine.observation import Observation
+from engine.reader import HEALTHY, ReaderHealth
 
 __all__ = ["PhysicalBoard", "PhysicalError", "SensorGrid", "SimCamera", "camera_size", "parse_piece",
            "piece_words", "sim_calibration"]
@@ -309,7 +311,7 @@ class PhysicalBoard:
         No fsync: this stands for the physical world, which a killed process cannot lose; only
         a power cut could, and then the real board is still on the table.
         """
-        from .files import write_atomic
+        from ..files import write_atomic
 
         write_atomic(path, json.dumps(self.to_json()), sync=False)
 
@@ -334,7 +336,7 @@ class SensorGrid:
     frame_s = 0.02
 
     def __init__(self, board: PhysicalBoard):
-        from .sim_readers import occupancy_reader
+        from .readers import occupancy_reader
 
         self.board = board
         self.reader = occupancy_reader(board.game)
@@ -344,6 +346,10 @@ class SensorGrid:
     def read(self) -> Observation:
         self.reads += 1
         return self.reader.read(self.board.position, self.broken)
+
+    def health(self) -> ReaderHealth:
+        """Always well: a broken switch is an unread spot of a working grid (``broken``)."""
+        return HEALTHY
 
 
 def camera_size(game) -> tuple[int, int]:
@@ -452,3 +458,8 @@ class SimCamera:
             while len(self._seen) > _FRAME_CACHE:
                 self._seen.popitem(last=False)
         return obs
+
+    def health(self) -> ReaderHealth:
+        """Always well: the simulated camera is never lost, and a hand over the board or a bumped
+        mount is the board unseen (an occluded reading), not a camera in trouble."""
+        return HEALTHY

@@ -1,6 +1,6 @@
 """A virtual sensor board under the simulated physical board, and the host reading it over a pty.
 
-This is the glue between ``arbiter.physical`` (the board on the simulated table, which players
+This is the glue between ``arbiter.sim.physical`` (the board on the simulated table, which players
 act on) and ``firmware_bridge`` (the protocol, the virtual device, the host driver): the
 virtual device's sensors are the physical board's spots, through the board's sensor map. So a
 scenario played at a simulated table reaches the referee exactly as a real sensor board's
@@ -13,7 +13,7 @@ Two ways to run:
 - ``SensorRig(..., clock=SimClock)``, lockstep: every ``read()`` runs the device up to the
   simulated time and waits until every byte it sent has reached the host (and every byte the
   host sent has reached the device), so a run is the same every time for a seed, however
-  loaded the machine. ``serial_table`` puts one under an ``arbiter.scenario.Table``.
+  loaded the machine. ``serial_table`` puts one under an ``arbiter.sim.scenario.Table``.
 - ``SensorRig(...).start()``: the device on its own thread in real time, for ``arbiter
   sensor-sim`` (a person plays on it from another terminal) and ``benchmarks/serial.py``.
 
@@ -236,7 +236,7 @@ def serial_table(game, *, sensing: str = "occupancy", history=(), state=None, bo
     Session, as with ``Table``.
     """
     from .scenario import Table
-    from .session import Session, SimClock
+    from ..session import Session, SimClock
 
     g = engine.load(game) if isinstance(game, str) else game
     clock = sim_clock or SimClock()
@@ -248,7 +248,7 @@ def serial_table(game, *, sensing: str = "occupancy", history=(), state=None, bo
     rig = SensorRig(board, sensing=sensing, led_count=led_count, clock=clock, **dict(device or {}))
     reader = rig.open()
     if session_kwargs.get("pixels") == "device":
-        from .sensor_leds import BoardPixels
+        from ..sensor_leds import BoardPixels
 
         session_kwargs["pixels"] = BoardPixels(rig.link, led_count)
     table = Table(g, "occupancy", state=state, history=history, board=board, sim_clock=clock, start=False,

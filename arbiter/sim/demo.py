@@ -4,7 +4,7 @@ What it shows is the product working end to end, with nothing scripted on the re
 
 - Simulated players play the scripted game record (``arbiter/data/demo-nine-mens-morris.json``,
   71 steps to a win) by putting, moving and taking pieces on a simulated physical board
-  (``arbiter.physical``). A few things go wrong on the way, as they do at a real table: a hand
+  (``arbiter.sim.physical``). A few things go wrong on the way, as they do at a real table: a hand
   over the board, a piece slid on to the next point, a move to a point that is not next to it,
   a move taken back, a bumped camera.
 - A simulated camera photographs the board (``vision.sim``: a printed board with its markers,
@@ -31,11 +31,11 @@ from importlib import resources
 from rich.console import Console
 
 from . import physical
-from .journal import Journal, load_journal
-from .records import parse_record
+from ..journal import Journal, load_journal
+from ..records import parse_record
 from .scenario import Action, Player, Table
-from .screen import StoryScreen
-from .session import FrameSink
+from ..screen import StoryScreen
+from ..session import FrameSink
 
 RECORD = "data/demo-nine-mens-morris.json"
 
