@@ -8,7 +8,8 @@ Per frame the reader
 2. fetches the spot samples (at each spot, and where a standing piece's top is seen from this
    slanted camera) and the background probes (``vision.sampling``), and takes the light out;
 3. refuses a frame too dark, or with its paper clipped white, saying which way the camera's
-   exposure should go (``Diagnostics.exposure``; ``arbiter play`` steps a camera that allows it);
+   exposure should go (``Diagnostics.exposure``; ``vision.camera_reader.CameraReader`` steps a
+   camera that allows it);
 4. classifies every spot against the empty board and the learned piece classes, allowing for
    glossy highlights, and gives each spot its class probabilities (``vision.classify``);
 5. looks for anything over the board: probes that no longer look like the board's background

@@ -30,12 +30,12 @@ from importlib import resources
 
 from rich.console import Console
 
-from . import physical
 from ..journal import Journal, load_journal
 from ..records import parse_record
-from .scenario import Action, Player, Table
 from ..screen import StoryScreen
 from ..session import FrameSink
+from . import physical
+from .scenario import Action, Player, Table
 
 RECORD = "data/demo-nine-mens-morris.json"
 

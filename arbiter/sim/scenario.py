@@ -52,8 +52,8 @@ from engine.core import CALL, JUMP, MOVE, PLACE, REMOVE, TAKE, Piece
 from hardware.buttons import Role, SimulatedButtons
 
 from .. import referee as R
-from .physical import PhysicalBoard, PhysicalError, parse_piece
 from ..session import Session, SimClock
+from .physical import PhysicalBoard, PhysicalError, parse_piece
 
 __all__ = ["Action", "Player", "ScenarioError", "Table", "parse", "step_actions"]
 

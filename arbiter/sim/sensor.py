@@ -235,8 +235,8 @@ def serial_table(game, *, sensing: str = "occupancy", history=(), state=None, bo
     (``led_count`` of them, sent over the protocol). The other keyword arguments go to the
     Session, as with ``Table``.
     """
-    from .scenario import Table
     from ..session import Session, SimClock
+    from .scenario import Table
 
     g = engine.load(game) if isinstance(game, str) else game
     clock = sim_clock or SimClock()
