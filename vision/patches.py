@@ -1,0 +1,258 @@
+"""Spot patches: one small upright picture per spot, the learned reader's first stage.
+
+The learned reader (issue 31, in the manner of chesscog's pipeline of named stages) reads a
+frame in three steps: locate the board (``vision.registration``, through the calibration's
+locator), cut a patch round every spot (this module), and let a small network give each patch
+its probabilities. A network can only learn pieces, not boards, if every patch it sees shows
+the same thing the same way whatever the board, the camera and the frame: so every patch here is
+
+* the same size for every board (``PATCH_SIZE`` pixels square), a network's fixed input;
+* centred where the top of a piece standing on the spot is seen (``sampling.lift``: a slanted
+  camera sees a man's top a quarter of a spacing from his foot), so a piece sits in the middle
+  whatever the camera's tilt;
+* drawn in board units, not frame pixels: patch pixel (u, v) is a board point, looked up in the
+  frame through the board's homography. So a board turned 40 degrees in the picture, or seen at
+  a slant, still gives upright squares with player 1's side at the bottom (board y up, patch
+  rows down, as the rendered boards), and a piece is the same size in its patch at 640x480 and
+  at 1920x1080.
+
+Scale. A patch spans ``SPAN`` times the spot's *room*: the distance from a spot to its nearest
+neighbour (the median over the board), but at most ``ROOM_RADII`` radii of the family's largest
+piece. The room is one unit on the mills boards (a man 0.68 across), 0.29 on Brain Hanky's cloth
+(a ring 0.28 across), so a patch shows the piece whole, a little board round it and the edges of
+its neighbours, alike on both. The cap is for boards whose points lie far apart for their men
+(tapatan's nine points are three units apart, its men as wide as nine men's morris'): spanned by
+spacing alone, a tapatan man would be a third of the size of every other man. With ``SPAN`` 1.5
+a man is 22 pixels across in his patch, a ring 31, a gem 26.
+
+Size. 48 pixels: three halvings (48, 24, 12, 6) for a small network, and about as many pixels
+as the camera gives: nine men's morris at 1280x720 shows a patch's span over some 110 frame
+pixels (a third of it is thrown away), Brain Hanky at 1920x1080 over some 30 (enlarged); 64 would
+add 78% more pixels to every patch, all of them made up on the dense boards. Where the frame
+gives two or more frame pixels to a patch pixel, the board's part of the frame is first halved
+(``cv2.pyrDown``, a proper low-pass) as often as that holds, so thin printed lines do not
+flicker in and out of a patch as a bilinear look-up between them would make them.
+
+Speed. One homography per spot (the board's, composed with the patch's own square), every
+patch pixel's frame position computed at once with numpy, and one ``cv2.remap`` over all the
+patches laid end to end. docs/camera.md ("Spot patches") gives the measured time per frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .families import Family
+from . import sampling
+
+PATCH_SIZE = 48
+SPAN = 1.5
+ROOM_RADII = 3.0
+# ``cv2.remap``'s maps must stay under 32767 pixels a side: patches are cut in runs of at most
+# this many laid end to end.
+_RUN = 32767 // PATCH_SIZE
+
+
+class PatchError(ValueError):
+    """A frame (or homography) patches cannot be cut from; the message says what was wrong."""
+
+
+@dataclass(frozen=True)
+class SpotPatches:
+    """One frame's patches: ``images`` (N, S, S, 3) uint8 BGR, in the order of ``spots``.
+
+    ``valid`` (N,): the whole patch lies in the frame (a patch partly or wholly outside it is
+    still there, black where the frame ends, but must not be read). ``centres`` (N, 2): the frame
+    pixel (col, row) each patch is centred on. ``frame_px``: frame pixels per patch pixel (median
+    over the spots, before any halving): above about 1 the camera gives more than the patch keeps,
+    below it the patch is enlarged from fewer pixels.
+    """
+
+    images: np.ndarray
+    spots: tuple[str, ...]
+    valid: np.ndarray
+    centres: np.ndarray
+    frame_px: float
+
+    def __getitem__(self, spot: str) -> np.ndarray:
+        """The patch of the spot named ``spot``."""
+        return self.images[self.spots.index(spot)]
+
+
+def check_frame(image) -> np.ndarray:
+    """``image`` if it is a colour frame as the camera gives it (H, W, 3) uint8; else PatchError."""
+    if image is None:
+        raise PatchError("no frame: the camera gave nothing (None); check that it is open and delivering pictures")
+    if not isinstance(image, np.ndarray):
+        raise PatchError(f"the frame is a {type(image).__name__}, not a picture (a numpy array of H x W x 3 bytes)")
+    if image.size == 0 or image.ndim != 3 or image.shape[2] != 3:
+        raise PatchError(f"the frame's shape is {image.shape}, not a colour picture (H x W x 3): give the camera's "
+                         f"BGR frame, not a grey or empty one")
+    if image.dtype != np.uint8:
+        raise PatchError(f"the frame holds {image.dtype} values, not 8-bit colour (uint8, 0-255) as a camera gives "
+                         f"them: convert it first, e.g. np.clip(x, 0, 255).astype(np.uint8)")
+    return image
+
+
+def room(family: Family) -> float:
+    """A spot's room in board units (see the module's docstring, "Scale")."""
+    xy = family.xy
+    if len(xy) < 2:
+        spacing = np.inf
+    else:
+        d = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2)
+        np.fill_diagonal(d, np.inf)
+        spacing = float(np.median(d.min(axis=1)))
+    widest = max(p.piece_radius for p in family.patterns.values())
+    return min(spacing, ROOM_RADII * widest)
+
+
+class PatchCutter:
+    """Cuts the patches of one board's spots from frames, given each frame's homography.
+
+    ``spot_at`` (N, 2): where the spots are looked for in board units (a calibration's
+    ``Layout.spot_at``, with the board surface's bend); the family's own places by default.
+    """
+
+    def __init__(self, family: Family, spot_at: np.ndarray | None = None, *, size: int = PATCH_SIZE,
+                 span: float = SPAN):
+        if size < 8:
+            raise ValueError(f"patch size {size} is too small to show a piece: use 8 pixels or more")
+        self.family = family
+        self.spot_at = np.asarray(family.xy if spot_at is None else spot_at, np.float64)
+        self.size = int(size)
+        self.step = span * room(family) / self.size  # board units per patch pixel
+        self.heights = np.array([family.heights.get(k, 0.0) for k in family.spot_kind], np.float64)
+        c = (self.size - 1) / 2.0
+        # patch pixel (u, v, 1) -> board point relative to the patch's centre: x right, y up
+        self._square = np.array([[self.step, 0, -c * self.step], [0, -self.step, c * self.step], [0, 0, 1]])
+        v, u = np.mgrid[0:self.size, 0:self.size].astype(np.float32)
+        self._grid = np.stack([u.ravel(), v.ravel(), np.ones(u.size, np.float32)])  # (3, S * S)
+        ends = float(self.size - 1)
+        self._corners = np.array([[0, 0, 1], [ends, 0, 1], [ends, ends, 1], [0, ends, 1]], np.float64)
+
+    @classmethod
+    def of(cls, calibration, *, bent: bool = True, **kw) -> PatchCutter:
+        """A cutter for a ``vision.calibration.Calibration``'s board, looking where its reader does."""
+        return cls(calibration.family, calibration.layout(bent=bent).spot_at, **kw)
+
+    def centres(self, board_to_image: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
+        """(N, 2) board points the patches are centred on: each spot where a piece's top is seen."""
+        lift = sampling.lift(board_to_image, frame_size, self.family.xy, self.heights)
+        return self.spot_at if lift is None else self.spot_at + lift
+
+    def cut(self, image, board_to_image: np.ndarray) -> SpotPatches:
+        """The patches of every spot in ``image``, the board seen through ``board_to_image``
+        (3x3, board units -> frame pixels). Spots outside the frame give invalid patches; a frame
+        that is not an 8-bit colour picture, or a homography that is not one, raise PatchError."""
+        image = check_frame(image)
+        H = np.asarray(board_to_image, np.float64)
+        if H.shape != (3, 3) or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+            raise PatchError("the board's homography is not a 3x3 invertible matrix: locate the board first "
+                             "(vision.registration)")
+        h, w = image.shape[:2]
+        n, s = len(self.spot_at), self.size
+        at = self.centres(H, (w, h))
+        # one homography per patch: patch pixel -> board (its square about the centre) -> frame
+        shift = np.zeros((n, 3, 3))
+        shift[:, 0, 0] = shift[:, 1, 1] = shift[:, 2, 2] = 1.0
+        shift[:, :2, 2] = at
+        G = H[None] @ shift @ self._square[None]  # (N, 3, 3)
+        corners = np.einsum("nij,kj->nki", G, self._corners)  # (N, 4, 3)
+        ahead = np.all(corners[..., 2] > 1e-9, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            px = corners[..., :2] / corners[..., 2:3]
+        valid = ahead & np.all(np.isfinite(px), axis=(1, 2)) & np.all(
+            (px[..., 0] >= 0) & (px[..., 0] <= w - 1) & (px[..., 1] >= 0) & (px[..., 1] <= h - 1), axis=1)
+        centre = G[:, :, 2] + G[:, :, :2] @ np.array([(s - 1) / 2.0] * 2)
+        centres = centre[:, :2] / np.where(np.abs(centre[:, 2:3]) > 1e-12, centre[:, 2:3], np.nan)
+        # frame pixels per patch pixel: the patch's side in the frame over its side in pixels
+        sides = np.linalg.norm(px[:, 1] - px[:, 0], axis=1) + np.linalg.norm(px[:, 3] - px[:, 0], axis=1)
+        frame_px = float(np.median(sides[ahead] / (2 * (s - 1)))) if np.any(ahead) else 0.0
+        out = np.zeros((n, s, s, 3), np.uint8)
+        if not np.any(ahead):
+            return SpotPatches(out, self.family.spots, valid, centres, frame_px)
+        source, G = _source(image, G, px[ahead], frame_px)
+        for start in range(0, n, _RUN):
+            part = slice(start, min(n, start + _RUN))
+            out[part] = _warp(source, G[part], self._grid).reshape(-1, s, s, 3)
+        out[~ahead] = 0
+        return SpotPatches(out, self.family.spots, valid, centres, frame_px)
+
+
+def _source(image: np.ndarray, G: np.ndarray, px: np.ndarray, frame_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(the part of ``image`` the patches need, halved while it gives two or more pixels per patch
+    pixel; ``G`` re-aimed at it). Only the patches' bounding box is copied and halved."""
+    h, w = image.shape[:2]
+    finite = px[np.all(np.isfinite(px), axis=2)]
+    c0 = int(np.clip(np.floor(finite[:, 0].min()) - 2, 0, w - 1))
+    r0 = int(np.clip(np.floor(finite[:, 1].min()) - 2, 0, h - 1))
+    c1 = int(np.clip(np.ceil(finite[:, 0].max()) + 3, c0 + 1, w))
+    r1 = int(np.clip(np.ceil(finite[:, 1].max()) + 3, r0 + 1, h))
+    source = image[r0:r1, c0:c1]
+    move = np.array([[1.0, 0, -c0], [0, 1, -r0], [0, 0, 1]])
+    while frame_px >= 2.0 and min(source.shape[:2]) >= 16:
+        # pyrDown's pixel x is the source's 2x (its kernel centred there)
+        source = cv2.pyrDown(source)
+        move = np.diag([0.5, 0.5, 1.0]) @ move
+        frame_px /= 2.0
+    return source, move[None] @ G
+
+
+def _warp(source: np.ndarray, G: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """One ``cv2.remap`` of ``source`` through every patch homography ``G`` (n, 3, 3), the patches
+    laid one under another: (n * S, S, 3). ``grid`` (3, S * S): every patch pixel's (u, v, 1).
+    One matrix product gives every pixel's frame position (a numpy expression broadcasting rows
+    against columns costs twice as long)."""
+    n, s = len(G), int(round(np.sqrt(grid.shape[1])))
+    xyz = (G.astype(np.float32).reshape(-1, 3) @ grid).reshape(n, 3, -1)
+    with np.errstate(divide="ignore"):
+        rz = np.divide(1.0, xyz[:, 2])
+    mapx = (xyz[:, 0] * rz).reshape(-1, s)
+    mapy = (xyz[:, 1] * rz).reshape(-1, s)
+    return cv2.remap(source, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def cut_frame(calibration, image, board_to_image: np.ndarray | None = None, *,
+              cutter: PatchCutter | None = None) -> SpotPatches:
+    """The patches of a calibrated board's spots in ``image``. Without ``board_to_image`` the
+    board is located as its reader locates it (the calibration's locator; raises
+    ``registration.RegistrationError`` when it is not found). Reading many frames, keep one
+    ``PatchCutter.of(calibration)`` and pass it as ``cutter``."""
+    image = check_frame(image)
+    cutter = cutter or PatchCutter.of(calibration)
+    if board_to_image is None:
+        import engine
+
+        board = engine.load(calibration.game, **calibration.options).board
+        board_to_image = calibration.locator.locate(image, board).board_to_image
+    return cutter.cut(image, board_to_image)
+
+
+def contact_sheet(patches: SpotPatches, *, columns: int | None = None, zoom: int = 2,
+                  only: list[str] | None = None) -> np.ndarray:
+    """A picture of the patches in a grid, each with its spot's name under it and an invalid one
+    crossed out in red: for the docs and for looking at what the network is given. ``zoom``:
+    each patch pixel drawn as ``zoom`` x ``zoom``; ``only``: these spots, in this order."""
+    names = list(patches.spots) if only is None else list(only)
+    index = [patches.spots.index(name) for name in names]
+    s = patches.images.shape[1] * zoom
+    label = 16
+    cols = columns or max(1, int(np.ceil(np.sqrt(len(index) * 1.5))))
+    rows = max(1, -(-len(index) // cols))
+    gap = 4
+    sheet = np.full((rows * (s + label + gap) + gap, cols * (s + gap) + gap, 3), 255, np.uint8)
+    for k, i in enumerate(index):
+        r, c = divmod(k, cols)
+        y, x = gap + r * (s + label + gap), gap + c * (s + gap)
+        tile = cv2.resize(patches.images[i], (s, s), interpolation=cv2.INTER_NEAREST)
+        if not patches.valid[i]:
+            cv2.line(tile, (0, 0), (s - 1, s - 1), (0, 0, 255), 2)
+            cv2.line(tile, (0, s - 1), (s - 1, 0), (0, 0, 255), 2)
+        sheet[y:y + s, x:x + s] = tile
+        cv2.putText(sheet, names[k], (x + 2, y + s + label - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1,
+                    cv2.LINE_AA)
+    return sheet
