@@ -205,10 +205,11 @@ def _source(image: np.ndarray, G: np.ndarray, px: np.ndarray, frame_px: float) -
 def _warp(source: np.ndarray, G: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """One ``cv2.remap`` of ``source`` through every patch homography ``G`` (n, 3, 3), the patches
     laid one under another: (n * S, S, 3). ``grid`` (3, S * S): every patch pixel's (u, v, 1).
-    One matrix product gives every pixel's frame position (a numpy expression broadcasting rows
-    against columns costs twice as long)."""
+    One product gives every pixel's frame position: ``np.einsum``'s own loop, not a BLAS matrix
+    product, whose helper threads, waiting on a core busy with other work, made the same product
+    of three columns cost ten times as long and unevenly (docs/camera.md, "Spot patches")."""
     n, s = len(G), int(round(np.sqrt(grid.shape[1])))
-    xyz = (G.astype(np.float32).reshape(-1, 3) @ grid).reshape(n, 3, -1)
+    xyz = np.einsum("nk,kp->np", G.astype(np.float32).reshape(-1, 3), grid).reshape(n, 3, -1)
     with np.errstate(divide="ignore"):
         rz = np.divide(1.0, xyz[:, 2])
     mapx = (xyz[:, 0] * rz).reshape(-1, s)
