@@ -1,6 +1,9 @@
 """Spot patch extraction time per frame (``vision.patches``), beside the whole read's budget.
 
-Run: ``python benchmarks/patches.py [--frames N]``.
+Run: ``python benchmarks/patches.py [--frames N]``; ``--pictures docs/patches`` instead writes the
+docs' contact sheets (``vision.patches.contact_sheet``): a simulated nine men's morris frame with
+the board turned 40 degrees in the picture, and a stored photoreal frame (``--setup``, when the
+photoreal set is there), each read as the reader reads: calibrated, then located by its markers.
 
 Each row: one game at one camera size, ``--frames`` simulated frames (each its own seed: its own
 camera pose, tilt, turn, light and position), every spot's patch cut from each frame given the
@@ -33,7 +36,8 @@ import engine  # noqa: E402
 from vision import sim  # noqa: E402
 from vision.docs_pictures import random_position  # noqa: E402
 from vision.families import family_for  # noqa: E402
-from vision.patches import PATCH_SIZE, PatchCutter  # noqa: E402
+from vision.calibration import calibrate, calibration_layout  # noqa: E402
+from vision.patches import PATCH_SIZE, PatchCutter, contact_sheet, cut_frame  # noqa: E402
 
 BUDGET_MS = 30.0
 ROWS = (("nine-mens-morris", (1280, 720)), ("brain-hanky", (1920, 1080)))
@@ -64,10 +68,59 @@ def time_row(name: str, size: tuple[int, int], frames: int) -> dict:
             "cpu": float(np.percentile(cpu, 99)), "invalid": invalid, "frame_px": float(np.median(scale))}
 
 
+PHOTOREAL = Path(__file__).resolve().parent / "data" / "photoreal" / "dev"
+
+
+def _picture(frame, patches, path: Path, width: int = 420) -> Path:
+    """The frame (scaled to ``width``) beside its contact sheet, in 128 colours: a docs picture
+    small enough to commit."""
+    from PIL import Image
+
+    sheet = contact_sheet(patches, columns=6, zoom=1)
+    small = cv2.resize(frame, (width, round(frame.shape[0] * width / frame.shape[1])), interpolation=cv2.INTER_AREA)
+    h = max(small.shape[0], sheet.shape[0])
+    canvas = np.full((h, small.shape[1] + sheet.shape[1] + 8, 3), 255, np.uint8)
+    canvas[:small.shape[0], :small.shape[1]] = small
+    canvas[:sheet.shape[0], small.shape[1] + 8:] = sheet
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(canvas[..., ::-1]).quantize(128, dither=Image.Dither.NONE).save(path, optimize=True)
+    return path
+
+
+def pictures(out: Path, setup: str) -> list[Path]:
+    written = []
+    game = engine.load("nine-mens-morris")
+    settings = sim.CameraSettings(size=(1280, 720), tilt_deg=30.0, rotation_deg=40.0, fill=0.95)
+    layout, _ = calibration_layout(game)
+    empty = sim.simulate(sim.printed_scene(game.board, {}), 1, settings).image
+    pieces = sim.simulate(sim.printed_scene(game.board, layout), 1, settings).image
+    cal = calibrate(game, empty, pieces, position=layout)
+    frame = sim.simulate(sim.printed_scene(game.board, random_position(game, 7)), 7, settings).image
+    written.append(_picture(frame, cut_frame(cal, frame), out / "sim-nine-mens-morris-turned.png"))
+    if (PHOTOREAL / "set.json").exists():
+        sys.path.append(str(Path(__file__).resolve().parent))
+        import photoreal
+
+        s = photoreal.setups(photoreal.load_set(PHOTOREAL))[setup]
+        game = engine.load(s["game"])
+        cal, why = photoreal.calibrate_setup(PHOTOREAL, game, s)
+        if cal is None:
+            raise SystemExit(f"{setup}: calibration refused: {why}")
+        frame = photoreal.load_image(PHOTOREAL, s["frames"][0])
+        written.append(_picture(frame, cut_frame(cal, frame), out / f"photoreal-{setup}.png"))
+    return written
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=50)
+    ap.add_argument("--pictures", type=Path, help="write the docs' contact sheets here instead of timing")
+    ap.add_argument("--setup", default="ninemm-0", help="the photoreal setup (dev set) for --pictures")
     args = ap.parse_args(argv)
+    if args.pictures:
+        for path in pictures(args.pictures, args.setup):
+            print(f"{path} ({path.stat().st_size // 1024} KB)")
+        return 0
     pinned = common.pin_to_one_core()
     cv2.setNumThreads(1)
     load = "load average %.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else "load unknown"

@@ -51,9 +51,9 @@ from . import sampling
 PATCH_SIZE = 48
 SPAN = 1.5
 ROOM_RADII = 3.0
-# ``cv2.remap``'s maps must stay under 32767 pixels a side: patches are cut in runs of at most
-# this many laid end to end.
-_RUN = 32767 // PATCH_SIZE
+# ``cv2.remap``'s maps must stay under 32767 pixels a side, one row a patch: patches are cut in
+# runs of at most this many.
+_RUN = 32000
 
 
 class PatchError(ValueError):
@@ -115,6 +115,7 @@ class PatchCutter:
 
     ``spot_at`` (N, 2): where the spots are looked for in board units (a calibration's
     ``Layout.spot_at``, with the board surface's bend); the family's own places by default.
+    A cutter keeps working room from frame to frame: one per stream of frames, as a reader.
     """
 
     def __init__(self, family: Family, spot_at: np.ndarray | None = None, *, size: int = PATCH_SIZE,
@@ -132,6 +133,7 @@ class PatchCutter:
         v, u = np.mgrid[0:self.size, 0:self.size].astype(np.float32)
         self._grid = np.stack([u.ravel(), v.ravel(), np.ones(u.size, np.float32)])  # (3, S * S)
         ends = float(self.size - 1)
+        self._xyz: np.ndarray | None = None  # ``_warp``'s room, kept from frame to frame
         self._corners = np.array([[0, 0, 1], [ends, 0, 1], [ends, ends, 1], [0, ends, 1]], np.float64)
 
     @classmethod
@@ -176,9 +178,12 @@ class PatchCutter:
         if not np.any(ahead):
             return SpotPatches(out, self.family.spots, valid, centres, frame_px)
         source, G = _source(image, G, px[ahead], frame_px)
+        if self._xyz is None or len(self._xyz) != 3 * n:
+            self._xyz = np.empty((3 * n, s * s), np.float32)
         for start in range(0, n, _RUN):
             part = slice(start, min(n, start + _RUN))
-            out[part] = _warp(source, G[part], self._grid).reshape(-1, s, s, 3)
+            m = part.stop - part.start
+            _warp(source, G[part], self._grid, self._xyz[:3 * m], out[part])
         out[~ahead] = 0
         return SpotPatches(out, self.family.spots, valid, centres, frame_px)
 
@@ -202,19 +207,26 @@ def _source(image: np.ndarray, G: np.ndarray, px: np.ndarray, frame_px: float) -
     return source, move[None] @ G
 
 
-def _warp(source: np.ndarray, G: np.ndarray, grid: np.ndarray) -> np.ndarray:
-    """One ``cv2.remap`` of ``source`` through every patch homography ``G`` (n, 3, 3), the patches
-    laid one under another: (n * S, S, 3). ``grid`` (3, S * S): every patch pixel's (u, v, 1).
-    One product gives every pixel's frame position: ``np.einsum``'s own loop, not a BLAS matrix
-    product, whose helper threads, waiting on a core busy with other work, made the same product
-    of three columns cost ten times as long and unevenly (docs/camera.md, "Spot patches")."""
-    n, s = len(G), int(round(np.sqrt(grid.shape[1])))
-    xyz = np.einsum("nk,kp->np", G.astype(np.float32).reshape(-1, 3), grid).reshape(n, 3, -1)
+def _warp(source: np.ndarray, G: np.ndarray, grid: np.ndarray, xyz: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` (n, S, S, 3) by one ``cv2.remap`` of ``source`` through every patch homography
+    ``G`` (n, 3, 3). ``grid`` (3, S * S): every patch pixel's (u, v, 1); ``xyz`` (3 n, S * S)
+    float32: room for every pixel's frame position, kept by the cutter from frame to frame (fresh
+    arrays of this size cost page faults on every frame). One product gives the positions:
+    ``np.einsum``'s own loop, not a BLAS matrix product, whose helper threads, waiting on a core
+    busy with other work, made the same product of three columns cost ten times as long and
+    unevenly (docs/camera.md, "Spot patches"). The maps are (n, S * S): one row per patch, which
+    is the patches' own layout, so the remap writes straight into ``out``."""
+    n = len(G)
+    np.einsum("nk,kp->np", G.astype(np.float32).reshape(-1, 3), grid, out=xyz)
+    x, y, z = xyz[0::3], xyz[1::3], xyz[2::3]
     with np.errstate(divide="ignore"):
-        rz = np.divide(1.0, xyz[:, 2])
-    mapx = (xyz[:, 0] * rz).reshape(-1, s)
-    mapy = (xyz[:, 1] * rz).reshape(-1, s)
-    return cv2.remap(source, mapx, mapy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        np.divide(1.0, z, out=z)
+    np.multiply(x, z, out=x)
+    np.multiply(y, z, out=y)
+    dst = out.reshape(n, -1, 3)
+    got = cv2.remap(source, x, y, cv2.INTER_LINEAR, dst=dst, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    if not np.shares_memory(got, dst):
+        dst[...] = got
 
 
 def cut_frame(calibration, image, board_to_image: np.ndarray | None = None, *,
