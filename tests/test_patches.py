@@ -13,7 +13,7 @@ import pytest
 
 import engine
 from engine.core import Piece
-from vision import sampling, sim
+from vision import patches, sampling, sim
 from vision.calibration import calibrate, calibration_layout
 from vision.families import family_for
 from vision.patches import PATCH_SIZE, PatchCutter, PatchError, contact_sheet, cut_frame, room
@@ -186,3 +186,23 @@ def test_the_contact_sheet_shows_every_patch_and_crosses_out_the_invalid():
     assert red.any() and not patches.valid.all()
     only = contact_sheet(patches, only=["d2"], zoom=1)
     assert only.shape[:2] == (PATCH_SIZE + 16 + 8, PATCH_SIZE + 8)
+
+
+def test_a_frame_giving_many_pixels_per_patch_pixel_is_halved_first_and_still_lines_up(monkeypatch):
+    """Tapatan filling a 1920x1080 frame gives some three frame pixels to a patch pixel: the
+    board's part is halved (``cv2.pyrDown``) before the look-up, and the patches stay where they
+    were: as the same look-up, without halving, in the frame smoothed as much (a pixel's shift
+    either way makes them differ ten times as much)."""
+    game = engine.load("tapatan")
+    f = _frame(game, {"d4": Piece(1, "man")}, (1920, 1080), fill=0.9)
+    cutter = PatchCutter(family_for(game))
+    halved = cutter.cut(f.image, f.board_to_frame)
+    assert halved.frame_px >= 2.0
+    monkeypatch.setattr(patches, "HALVE_FROM", np.inf)
+    direct = cutter.cut(cv2.GaussianBlur(f.image, (0, 0), 1.3), f.board_to_frame)
+    inner = (slice(None), slice(3, -3), slice(3, -3))
+    mad = np.abs(halved.images[inner].astype(np.float32) - direct.images[inner]).mean(axis=(1, 2, 3))
+    assert mad.max() < 1.5, dict(zip(halved.spots, mad.round(1)))
+    for axis in (1, 2):
+        shifted = np.roll(halved.images, 1, axis=axis)[inner].astype(np.float32)
+        assert np.abs(shifted - direct.images[inner]).mean() > 5 * mad.mean()

@@ -26,16 +26,17 @@ spacing alone, a tapatan man would be a third of the size of every other man. Wi
 a man is 22 pixels across in his patch, a ring 31, a gem 26.
 
 Size. 48 pixels: three halvings (48, 24, 12, 6) for a small network, and about as many pixels
-as the camera gives: nine men's morris at 1280x720 shows a patch's span over some 110 frame
-pixels (a third of it is thrown away), Brain Hanky at 1920x1080 over some 30 (enlarged); 64 would
+as the camera gives: nine men's morris at 1280x720 shows a patch's span over some 70 frame
+pixels (a third of them thrown away), Brain Hanky at 1920x1080 over some 32 (enlarged); 64 would
 add 78% more pixels to every patch, all of them made up on the dense boards. Where the frame
 gives two or more frame pixels to a patch pixel, the board's part of the frame is first halved
 (``cv2.pyrDown``, a proper low-pass) as often as that holds, so thin printed lines do not
 flicker in and out of a patch as a bilinear look-up between them would make them.
 
 Speed. One homography per spot (the board's, composed with the patch's own square), every
-patch pixel's frame position computed at once with numpy, and one ``cv2.remap`` over all the
-patches laid end to end. docs/camera.md ("Spot patches") gives the measured time per frame.
+patch pixel's frame position computed at once with numpy, and one ``cv2.remap`` for all the
+patches, one row of its maps per patch. docs/camera.md ("Spot patches") gives the measured
+time per frame.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ ROOM_RADII = 3.0
 # ``cv2.remap``'s maps must stay under 32767 pixels a side, one row a patch: patches are cut in
 # runs of at most this many.
 _RUN = 32000
+# Halve the frame while it gives this many frame pixels or more to a patch pixel.
+HALVE_FROM = 2.0
 
 
 class PatchError(ValueError):
@@ -199,7 +202,7 @@ def _source(image: np.ndarray, G: np.ndarray, px: np.ndarray, frame_px: float) -
     r1 = int(np.clip(np.ceil(finite[:, 1].max()) + 3, r0 + 1, h))
     source = image[r0:r1, c0:c1]
     move = np.array([[1.0, 0, -c0], [0, 1, -r0], [0, 0, 1]])
-    while frame_px >= 2.0 and min(source.shape[:2]) >= 16:
+    while frame_px >= HALVE_FROM and min(source.shape[:2]) >= 16:
         # pyrDown's pixel x is the source's 2x (its kernel centred there)
         source = cv2.pyrDown(source)
         move = np.diag([0.5, 0.5, 1.0]) @ move
