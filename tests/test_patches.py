@@ -206,3 +206,12 @@ def test_a_frame_giving_many_pixels_per_patch_pixel_is_halved_first_and_still_li
     for axis in (1, 2):
         shifted = np.roll(halved.images, 1, axis=axis)[inner].astype(np.float32)
         assert np.abs(shifted - direct.images[inner]).mean() > 5 * mad.mean()
+
+
+def test_a_frame_object_is_cut_as_its_picture():
+    """As ``BoardReader.read``, a frame from the camera or the simulator is taken by its ``.image``."""
+    f = _frame(MORRIS, {}, (640, 480))
+    cutter = PatchCutter(family_for(MORRIS))
+    assert np.array_equal(cutter.cut(f, f.board_to_frame).images, cutter.cut(f.image, f.board_to_frame).images)
+    with pytest.raises(ValueError, match="8 to 181"):
+        PatchCutter(family_for(MORRIS), size=256)

@@ -86,7 +86,9 @@ class SpotPatches:
 
 
 def check_frame(image) -> np.ndarray:
-    """``image`` if it is a colour frame as the camera gives it (H, W, 3) uint8; else PatchError."""
+    """``image`` (or a frame's ``.image``, as ``BoardReader.read`` takes it) if it is a colour
+    frame as the camera gives it, (H, W, 3) uint8; else PatchError."""
+    image = getattr(image, "image", image)
     if image is None:
         raise PatchError("no frame: the camera gave nothing (None); check that it is open and delivering pictures")
     if not isinstance(image, np.ndarray):
@@ -123,8 +125,8 @@ class PatchCutter:
 
     def __init__(self, family: Family, spot_at: np.ndarray | None = None, *, size: int = PATCH_SIZE,
                  span: float = SPAN):
-        if size < 8:
-            raise ValueError(f"patch size {size} is too small to show a piece: use 8 pixels or more")
+        if not 8 <= size <= 181:  # a patch is one row of the remap's maps: under 32767 pixels
+            raise ValueError(f"patch size {size}: use 8 to 181 pixels")
         self.family = family
         self.spot_at = np.asarray(family.xy if spot_at is None else spot_at, np.float64)
         self.size = int(size)
