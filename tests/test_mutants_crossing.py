@@ -247,3 +247,229 @@ def test_a_ring_whose_only_way_out_passes_one_hostile_ring_still_has_a_move():
     assert "Oc3.e-Od3.w" in steps
     assert all(st.kind == MOVE for st in steps)
     assert s.to_move == 1 and s.result is None
+
+
+# ---------------------------------------------------------------------------- a player boxed in
+# Side 1 holds the whole square Oc3; each of its four bridges out crosses a blue bridge held at
+# both ends by side 2. Along the square's sides every point is taken, so side 1 has no move at
+# all, and must pass (G-2) even though each of its rings has an empty neighbour.
+BOXED_SQUARE = """
+                              Bc4.e:2 --+-- Bd4.w:2
+                                        |
+                                     Oc4.s:.
+                                        |
+                        Bc4.s:2      Oc3.n:1                   Bd4.s:2
+                           |       /         \\                    |
+        Ob3.e:. ---------- + -- Oc3.w:1     Oc3.e:1 ------------ + ---- Od3.w:.
+                           |       \\         /                    |
+                        Bc3.n:2      Oc3.s:1                   Bd3.n:2
+                                        |
+                                     Oc2.n:.
+                                        |
+                              Bc3.e:2 --+-- Bd3.w:2
+"""
+
+
+def test_a_side_whose_every_way_out_is_blocked_passes():
+    rules = engine.load("brain-hanky").rules
+    for a, b, cross in (("Oc3.e", "Od3.w", ("Bd3.n", "Bd4.s")), ("Oc3.n", "Oc4.s", ("Bc4.e", "Bd4.w")),
+                        ("Oc3.w", "Ob3.e", ("Bc3.n", "Bc4.s")), ("Oc3.s", "Oc2.n", ("Bc3.e", "Bd3.w"))):
+        assert PLAIN.crossing[(a, b)] == (cross,), "the picture must match the board"
+    s = rules.setup(rings=rings(BOXED_SQUARE), gems=FAR2, to_move=1)
+    assert s.to_move == 2, "side 1 cannot move, so its turn passes to side 2 (G-2)"
+    assert s.result is None
+    # Open one crossing (one hostile ring left there) and side 1 has a move again.
+    opened = {p: o for p, o in rings(BOXED_SQUARE).items() if p != "Bd3.n"}
+    s = rules.setup(rings=opened, gems=FAR2, to_move=1)
+    assert s.to_move == 1 and "Oc3.e-Od3.w" in s.legal_steps()
+
+
+def test_a_side_with_no_ring_passes_and_its_own_rings_never_box_it_in():
+    rules = engine.load("brain-hanky").rules
+    only_side_one = {p: o for p, o in rings(BOXED_SQUARE).items() if o == 1}
+    only_side_one.update({"Bd3.n": 1, "Bd4.s": 1})  # side 1's own rings do not block it
+    s = rules.setup(rings=only_side_one, gems=FAR2, to_move=2)
+    assert s.to_move == 1, "side 2 has no ring, so side 1 moves"
+    assert "Oc3.e-Od3.w" in s.legal_steps()
+
+
+# ---------------------------------------------------------------------------- exact move lists
+def shifted(owner: dict[str, int], path) -> frozenset:
+    """The rings after a string move along ``path``: each ring moves one place on (BH-3)."""
+    new = dict(owner)
+    del new[path[0]]
+    for a, b in zip(path, path[1:]):
+        new[b] = owner[a]
+    return frozenset(new.items())
+
+
+def test_the_exact_moves_beside_a_closed_bridge():
+    s = position(TWO_HOSTILE)
+    assert sorted(s.legal_steps()) == ["Oc3.e-Oc3.n", "Oc3.e-Oc3.s"]
+    s = position(ONE_HOSTILE_NORTH)
+    assert sorted(s.legal_steps()) == ["Oc3.e-Oc3.n", "Oc3.e-Oc3.s", "Oc3.e-Od3.w"]
+
+
+def test_every_listed_step_names_its_ends():
+    s = position(STRING_ONE_HOSTILE)
+    for st in s.legal_steps():
+        assert st.kind == MOVE and st.src == st.path[0] and st.dst == st.path[-1]
+
+
+def reference_results(state, side: int) -> set[frozenset]:
+    """Every position one move of ``side`` can reach, by brute force over all simple paths,
+    from the rulings alone and the board's tables (not the engine's search): a string runs
+    from your ring through occupied points of one web to the first empty one (BH-3); no ring
+    may step along a bridge whose crossing bridge has a ring hostile to it at both ends (BH-4)."""
+    owner = ring_owners(state)
+    nbrs = PLAIN.graph.neighbours
+    out: set[frozenset] = set()
+
+    def hostile_to(o, p):
+        return p in owner and owner[p] != o
+
+    def grow(path):
+        last = path[-1]
+        o = owner[last]
+        for q in nbrs[last]:
+            if q in path:
+                continue
+            if any(hostile_to(o, c) and hostile_to(o, d) for c, d in PLAIN.crossing.get((last, q), ())):
+                continue
+            if q in owner:
+                grow(path + [q])
+            else:
+                out.add(shifted(owner, path + [q]))
+
+    for p, o in owner.items():
+        if o == side:
+            grow([p])
+    return out
+
+
+def random_phase_two(seed: int, moves: int, gems: int = 4):
+    rng = random.Random(seed)
+    s = engine.load("brain-hanky", gems=gems).new()
+    while s.phase == "placement":
+        s = s.play(rng.choice(s.legal_steps()))
+    for _ in range(moves):
+        if s.result is not None:
+            break
+        s = s.play(s.random_step(rng))
+    return s
+
+
+# More gems, more clusters: with 8 gems strings run up to 19 points long.
+@pytest.mark.parametrize("gems,seed", [(4, 0), (4, 1), (8, 0), (8, 1), (8, 2)])
+def test_the_move_search_and_step_matching_agree_with_brute_force(gems, seed):
+    s = random_phase_two(seed, 6 + 3 * seed, gems)
+    assert s.result is None
+    owner = ring_owners(s)
+    steps = s.legal_steps()
+    found = [shifted(owner, st.path) for st in steps]
+    assert len(found) == len(set(found)), "one listed step per distinct result"
+    assert set(found) == reference_results(s, s.side + 1)
+    spots = s.rules.spots
+    for st, result in zip(steps, found):
+        assert s.why_illegal(st) is None
+        # the whole board as a reader shows it (gem squares first, empty points as None):
+        # the step matched must give the same rings
+        after = dict(result)
+        seen = {p: engine.Piece(1, "gem") for p in spots if p not in s.rules.index}
+        seen.update({p: (engine.Piece(after[p], "ring") if p in after else None)
+                     for p in spots if p in s.rules.index})
+        match = s.matching_steps(seen)
+        assert len(match) == 1 and shifted(owner, match[0].path) == result, st
+        assert any(shifted(owner, m.path) == result for m in s.matching_steps(seen, colours=False, limit=50))
+
+
+# ---------------------------------------------------------------------------- what refusals say
+def test_refusals_name_the_right_point_and_the_right_rule():
+    s = position("Oc3.e:1 Oc3.n:2 Bd4.s:2 Bd3.n:2")
+    assert "there is no ring on Oc3.s" in s.why_illegal("Oc3.s-Oc3.e-Od3.w")
+    assert "the ring on Oc3.n is not player 1's" in s.why_illegal("Oc3.n-Oc3.w")
+    assert "Oc3.n is occupied" in s.why_illegal("Oc3.e-Oc3.n")
+    assert s.why_illegal("Oc3.e-Oc3.n-Oc3.e-Oc3.s") == "a string move may not visit a point twice (BH-3)"
+    assert "different webs" in s.why_illegal("Oc3.e-Bd3.n")
+    assert "not joined by a line" in s.why_illegal("Oc3.e-Oc3.w")
+    why = s.why_illegal("Oc3.e-Od3.w")
+    assert "the ring on Oc3.e (the mover's)" in why and "Bd3.n and Bd4.s" in why and "BH-4" in why
+    # the end of a longer path is the point named as occupied
+    s2 = position("Oc3.s:1 Oc3.e:1 Oc3.n:2")
+    assert s2.why_illegal("Oc3.s-Oc3.e-Oc3.n").startswith("Oc3.n is occupied")
+    # a pushed ring of the other side, blocked by the mover's rings: named as side 2's
+    s = position("Oc3.s:1 Oc3.e:2 Bd4.s:1 Bd3.n:1")
+    assert "the ring on Oc3.e (side 2's)" in s.why_illegal("Oc3.s-Oc3.e-Od3.w")
+
+
+def test_a_three_point_string_through_an_empty_middle_is_refused():
+    s = position("Oc3.e:1")
+    why = s.why_illegal("Oc3.e-Oc3.n-Oc3.w")
+    assert "Oc3.n is empty" in why and "BH-3" in why
+
+
+def test_a_search_past_its_budget_says_so():
+    from engine.core import SearchCut
+
+    s = random_phase_two(1, 9)
+    st = s.legal_steps()[-1]
+    seen = dict(shifted(ring_owners(s), st.path))
+    with pytest.raises(SearchCut, match="^the search for matching moves ran past its budget$"):
+        s.matching_steps({p: engine.Piece(o, "ring") for p, o in seen.items()}, colours=False, budget=1)
+
+
+# ---------------------------------------------------------------------------- what the referee shows
+def board_after(state, step) -> dict[str, engine.Piece]:
+    return {p: pc for p, pc in state.play(step).position().items() if pc.kind == "ring"}
+
+
+def test_matching_takes_owners_as_plain_numbers_too():
+    # matching_steps reads point -> piece or point -> owner
+    s = position(ONE_HOSTILE_NORTH)
+    seen = {p: pc.owner for p, pc in board_after(s, "Oc3.e-Od3.w").items()}
+    assert s.matching_steps(seen) == ["Oc3.e-Od3.w"]
+
+
+def test_an_occupancy_readers_pieces_count_as_rings_whatever_their_owner_says():
+    # an occupancy reader reports Piece(0, "piece"): occupied, owner unknown
+    s = position(ONE_HOSTILE_NORTH)
+    seen = {p: engine.Piece(0, "piece") for p in board_after(s, "Oc3.e-Od3.w")}
+    assert s.matching_steps(seen, colours=False) == ["Oc3.e-Od3.w"]
+
+
+def test_a_gem_reported_on_a_point_is_ignored_wherever_it_comes_in_the_reading():
+    s = position(ONE_HOSTILE_NORTH)
+    seen = {"Oc3.n": engine.Piece(2, "gem")}  # first in the reading, and on an empty point
+    seen.update(board_after(s, "Oc3.e-Od3.w"))
+    assert s.matching_steps(seen) == ["Oc3.e-Od3.w"]
+
+
+def test_a_board_that_no_single_move_explains_matches_nothing():
+    s = position(ONE_HOSTILE_NORTH)
+    after = board_after(s, "Oc3.e-Od3.w")
+    extra = dict(after, **{"Oa3.n": engine.Piece(1, "ring")})  # a ring appeared as well
+    assert s.matching_steps(extra) == []
+    assert s.matching_steps(extra, colours=False) == []
+    # the opponent's ring moved (a legal move for side 2, not for side 1, who is to move)
+    theirs = dict(rings(ONE_HOSTILE_NORTH))
+    del theirs["Bd4.s"]
+    theirs["Bd4.w"] = 2
+    assert "Bd4.s" in PLAIN.graph.neighbours["Bd4.w"]
+    assert s.matching_steps({p: engine.Piece(o, "ring") for p, o in theirs.items()}) == []
+
+
+def test_placement_matching_finds_the_very_cluster_placed_and_nothing_else():
+    s = engine.load("brain-hanky", gems=4).new()
+    for square in ("Oc3", "Oe5", "Oa1"):
+        seen = {p: pc for p, pc in s.play(square).position().items()}
+        assert s.matching_steps(seen) == [square]
+        occupancy = {p: engine.Piece(0, "piece") for p, pc in seen.items() if pc.kind == "ring"}
+        assert s.matching_steps(occupancy, colours=False) == [square]
+    # three of the four rings seen: not yet a cluster
+    seen = {p: pc for p, pc in s.play("Oc3").position().items() if p != "Oc3.n"}
+    assert s.matching_steps(seen) == []
+    # a cluster placed while another ring vanished: not one step
+    t = s.play("Oc3").play("Bd4")
+    after = {p: pc for p, pc in t.play("Oe5").position().items() if p != "Oc3.n"}
+    assert t.matching_steps(after) == []
+    assert t.matching_steps({p: pc for p, pc in t.play("Oe5").position().items()}) == ["Oe5"]
