@@ -1,0 +1,253 @@
+"""The sensor board's wire format at its edges: the exact bytes, limits and refusals.
+
+tests/test_serial_protocol.py shows that every message survives the round trip and that a
+corrupted stream never yields a frame that was not sent. Round trips cannot see a bug made the
+same way on both sides, nor one in code the host never runs: mutation testing
+(docs/testing.md) found the MicroPython CRC table, the fallback zero search, COBS at the
+254-byte block edge, the frame-length limit and every refusal's wording unguarded. Here each is
+pinned to bytes worked out by hand from the format (docs/protocol.md), or to its limit.
+"""
+
+from __future__ import annotations
+
+import binascii
+import random
+
+import pytest
+
+from firmware_bridge import wire
+
+
+# ---------------------------------------------------------------------------- CRC-16/CCITT-FALSE
+def test_crc_check_value_and_chaining():
+    # the standard check value of CRC-16/CCITT-FALSE, and a CRC carried from one part to the next
+    assert wire.crc16(b"123456789") == 0x29B1
+    assert wire.crc16(b"56789", wire.crc16(b"1234")) == 0x29B1
+    assert wire.crc16(b"") == 0xFFFF
+
+
+def test_the_table_crc_micropython_runs_is_the_same_crc():
+    # The Pico has no binascii.crc_hqx and runs the table; the host never does, so a wrong
+    # table would pass every host test and fail every frame on the board.
+    rng = random.Random(5)
+    assert wire.crc16_table(b"123456789") == 0x29B1
+    for n in (0, 1, 2, 7, 64, 300):
+        data = bytes(rng.randrange(256) for _ in range(n))
+        assert wire.crc16_table(data) == binascii.crc_hqx(data, 0xFFFF)
+        assert wire.crc16_table(data, 0x1D0F) == binascii.crc_hqx(data, 0x1D0F)
+    table = wire._make_table()
+    assert len(table) == 256 and table[0] == 0 and table[1] == 0x1021 and table[255] == 0x1EF0
+    assert all(0 <= v <= 0xFFFF for v in table)
+
+
+def test_crc16_without_binascii_uses_the_table(monkeypatch):
+    monkeypatch.setattr(wire, "_crc_hqx", None)
+    monkeypatch.setattr(wire, "_TABLE", None)
+    assert wire.crc16(b"123456789") == 0x29B1
+    assert wire.crc16(b"56789", wire.crc16(b"1234")) == 0x29B1
+    assert wire._TABLE is not None, "the table is built once, on first use"
+    frame = wire.frame(wire.ACK, 3, wire.ack_payload(9))
+    assert wire.unframe(frame[:-1]) == (wire.VERSION, wire.ACK, 3, wire.ack_payload(9))
+
+
+# ---------------------------------------------------------------------------- zero search
+class NoFind(list):
+    """A buffer without ``find``, as a MicroPython built without bytearray.find has."""
+
+
+@pytest.mark.parametrize("data,start,at", [
+    ([5, 0, 7, 0], 0, 1), ([5, 0, 7, 0], 2, 3), ([5, 0, 7, 0], 1, 1), ([5, 6, 7], 0, -1), ([], 0, -1),
+    ([0, 9, 9, 9, 0], 1, 4),
+])
+def test_the_fallback_zero_search(data, start, at):
+    assert wire._find_zero(NoFind(data), start) == at
+    assert wire._find_zero(bytearray(data), start) == at
+
+
+# ---------------------------------------------------------------------------- COBS
+# (decoded, encoded) worked out from the rule: each block is a code byte (its length + 1) and up
+# to 254 non-zero bytes; a block of 254 (code 255) is not followed by a zero.
+RUN254 = bytes(range(1, 255))  # 01..FE
+COBS_CASES = [
+    (b"", b"\x01"),
+    (b"\x00", b"\x01\x01"),
+    (b"\x00\x00", b"\x01\x01\x01"),
+    (b"\x11\x22\x00\x33", b"\x03\x11\x22\x02\x33"),
+    (b"\x11\x22\x33\x44", b"\x05\x11\x22\x33\x44"),
+    (b"\x11\x00\x00\x00", b"\x02\x11\x01\x01\x01"),
+    (RUN254[:253], b"\xfe" + RUN254[:253]),
+    (RUN254, b"\xff" + RUN254),
+    (b"\x00" + RUN254, b"\x01\xff" + RUN254),
+    (RUN254 + b"\xff", b"\xff" + RUN254 + b"\x02\xff"),
+    (RUN254[1:] + b"\xff\x00", b"\xff" + RUN254[1:] + b"\xff\x01\x01"),
+    (RUN254[2:] + b"\xff\x00\x01", b"\xfe" + RUN254[2:] + b"\xff\x02\x01"),
+    (RUN254 + RUN254, b"\xff" + RUN254 + b"\xff" + RUN254),
+]
+
+
+@pytest.mark.parametrize("decoded,encoded", COBS_CASES, ids=range(len(COBS_CASES)))
+def test_cobs_bytes_exactly(decoded, encoded):
+    assert wire.cobs_encode(decoded) == encoded
+    assert wire.cobs_decode(encoded) == decoded
+
+
+@pytest.mark.parametrize("bad,why", [
+    (b"\x00", "a zero byte inside a COBS frame"),
+    (b"\x03\x11\x00", "a zero byte inside a COBS frame"),
+    (b"\x05\x11\x22", "a COBS frame cut short"),
+    (b"\xff" + RUN254[:253], "a COBS frame cut short"),
+    (b"\x02\x11\x00\x01", "a zero byte inside a COBS frame"),
+])
+def test_cobs_refuses_what_it_could_not_have_made(bad, why):
+    with pytest.raises(wire.WireError, match=f"^{why}$"):
+        wire.cobs_decode(bad)
+
+
+# ---------------------------------------------------------------------------- frames
+def test_a_frame_byte_by_byte():
+    f = wire.frame(wire.BRIGHTNESS, 0x0102, b"\x80")
+    body = bytes([wire.VERSION, wire.BRIGHTNESS, 0x02, 0x01, 0x80])
+    crc = binascii.crc_hqx(body, 0xFFFF)
+    assert f == wire.cobs_encode(body + bytes([crc & 0xFF, crc >> 8])) + b"\x00"
+    assert wire.frame(wire.QUERY, 7) == wire.frame(wire.QUERY, 7, b""), "no payload by default"
+    assert wire.unframe(wire.frame(wire.QUERY, 7)[:-1]) == (wire.VERSION, wire.QUERY, 7, b"")
+
+
+def test_the_longest_frame_is_sent_and_one_byte_more_is_refused():
+    room = wire.MAX_FRAME - wire.HEADER - wire.CRC_SIZE
+    longest = wire.frame(wire.LED_FRAME, 1, b"\x01" * room)
+    assert wire.unframe(longest[:-1])[3] == b"\x01" * room
+    with pytest.raises(wire.WireError, match=f"^a frame of {wire.MAX_FRAME + 1} bytes is longer than {wire.MAX_FRAME}$"):
+        wire.frame(wire.LED_FRAME, 1, b"\x01" * (room + 1))
+
+
+def test_unframe_refusals():
+    with pytest.raises(wire.WireError, match="^a frame of 5 bytes is too short for its header and CRC$"):
+        wire.unframe(wire.cobs_encode(b"\x01\x02\x03\x04\x05"))
+    good = wire.frame(wire.ACK, 1, wire.ack_payload(1))[:-1]
+    body = bytearray(wire.cobs_decode(good))
+    for k in (-1, -2):  # either CRC byte wrong
+        bad = bytearray(body)
+        bad[k] ^= 0x40
+        with pytest.raises(wire.WireError, match="^CRC mismatch$"):
+            wire.unframe(wire.cobs_encode(bytes(bad)))
+    header = bytes(body[:4])
+    crc = wire.crc16(header)
+    six = wire.cobs_encode(header + bytes([crc & 0xFF, crc >> 8]))  # header and CRC only: the shortest frame
+    assert wire.unframe(six) == (wire.VERSION, wire.ACK, 1, b"")
+
+
+# ---------------------------------------------------------------------------- payloads
+def test_hello_defaults_and_limits():
+    p = wire.hello_payload(8, 8, wire.POLARITY, 64, 100, 1000, 7, "fw")
+    assert wire.parse_hello(p) == (8, 8, wire.POLARITY, 64, 100, 1000, 7, "fw", 0), "no flags by default"
+    assert wire.hello_payload(8, 8, 0, 64, 100, 1000, 7, b"fw") == wire.hello_payload(8, 8, 0, 64, 100, 1000, 7, "fw")
+    long = wire.hello_payload(8, 8, 0, 64, 100, 1000, 7, "x" * 70)
+    assert len(long) == 13 + 64 and wire.parse_hello(long)[7] == "x" * 64
+    with pytest.raises(wire.WireError, match="^a hello of 12 bytes is too short$"):
+        wire.parse_hello(p[:12])
+    with pytest.raises(wire.WireError, match="^a hello with a 2-byte firmware name in 16 bytes$"):
+        wire.parse_hello(p + b"!")
+
+
+def test_error_report_limits():
+    assert wire.error_payload(3, b"bad") == wire.error_payload(3, "bad") == b"\x03bad"
+    assert len(wire.error_payload(3, "y" * 130)) == 1 + 120
+    assert wire.parse_error(b"\x03bad") == (3, "bad")
+    assert wire.parse_error(b"\x04") == (4, "")
+    assert wire.parse_error(b"\x04\xff") == (4, "\ufffd"), "a broken name is shown, not raised"
+    with pytest.raises(wire.WireError, match="^an empty error report$"):
+        wire.parse_error(b"")
+
+
+def test_cells_two_bits_each_cell_zero_lowest():
+    assert wire.pack_cells([1, 2, 3, 0, 3]) == bytes([0b00111001, 0b00000011])
+    assert wire.unpack_cells(bytes([0b00111001, 0b00000011]), 5) == [1, 2, 3, 0, 3]
+    with pytest.raises(wire.WireError, match=r"^1 bytes of cells for 5 cells \(want 2\)$"):
+        wire.unpack_cells(b"\x00", 5)
+
+
+def test_full_scan_and_change_report_layouts():
+    p = wire.full_scan_payload(0x0102, 0x03040506, [1, 2])
+    assert p == bytes([0x02, 0x01, 0x06, 0x05, 0x04, 0x03, 0b1001])
+    assert wire.parse_full_scan(p, 2) == (0x0102, 0x03040506, [1, 2])
+    with pytest.raises(wire.WireError, match="^a full scan of 5 bytes is too short$"):
+        wire.parse_full_scan(p[:5], 2)
+    c = wire.changes_payload(7, 1500, [(42, wire.NORTH), (300, wire.FAULT)])
+    assert c[6:] == bytes([42, 0, 1, 0x2C, 0x01, 3])
+    assert wire.parse_changes(c) == (7, 1500, [(42, wire.NORTH), (300, wire.FAULT)])
+    assert wire.parse_changes(c[:6]) == (7, 1500, [])
+    for n in (5, 7, 8, 10):
+        with pytest.raises(wire.WireError, match=f"^a change report of {n} bytes is not 6 \\+ 3 per change$"):
+            wire.parse_changes((c + b"\x00")[:n])
+    with pytest.raises(wire.WireError, match="^cell 42 reported in state 4$"):
+        wire.parse_changes(c[:6] + bytes([42, 0, 4]))
+
+
+@pytest.mark.parametrize("parse,good,why", [
+    (wire.parse_heartbeat, wire.heartbeat_payload(1, 2, 3, 4, 5), r"a heartbeat of {n} bytes \(want 14\)"),
+    (wire.parse_ack, wire.ack_payload(0x1234), r"an ack of {n} bytes \(want 2\)"),
+    (wire.parse_nack, wire.nack_payload(9, wire.NACK_BAD_LENGTH), r"a nack of {n} bytes \(want 3\)"),
+    (wire.parse_brightness, wire.brightness_payload(200), r"a brightness of {n} bytes \(want 1\)"),
+], ids=["heartbeat", "ack", "nack", "brightness"])
+def test_fixed_length_payloads_refuse_one_byte_more_or_less(parse, good, why):
+    parse(good)
+    for n in (len(good) - 1, len(good) + 1):
+        with pytest.raises(wire.WireError, match="^" + why.format(n=n) + "$"):
+            parse((good + b"\x00")[:n])
+
+
+def test_small_payload_values():
+    assert wire.parse_ack(wire.ack_payload(0x11234)) == 0x1234
+    assert wire.parse_nack(wire.nack_payload(0x10009, 3)) == (9, 3)
+    assert wire.parse_brightness(b"\xc8") == 200
+    assert wire.parse_heartbeat(wire.heartbeat_payload(1, 2, 3, 4, 5)) == (1, 2, 3, 4, 5)
+
+
+def test_led_frames():
+    p = wire.led_payload(0x0102, b"\x01\x02\x03\x04\x05\x06")
+    assert p == b"\x02\x01\x01\x02\x03\x04\x05\x06"
+    assert wire.parse_led(p) == (0x0102, b"\x01\x02\x03\x04\x05\x06")
+    assert wire.parse_led(b"\x05\x00") == (5, b"")
+    with pytest.raises(wire.WireError, match="^LED colours come in threes, not 4 bytes$"):
+        wire.led_payload(0, b"\x01\x02\x03\x04")
+    for n in (0, 1, 3, 4):
+        with pytest.raises(wire.WireError, match=f"^an LED frame of {n} bytes is not 2 \\+ 3 per LED$"):
+            wire.parse_led(p[:n])
+
+
+# ---------------------------------------------------------------------------- the decoder's counts
+def test_the_decoder_counts_each_kind_of_loss_exactly():
+    good = wire.frame(wire.ACK, 5, wire.ack_payload(5))
+    d = wire.Decoder()
+    assert d.max_encoded == wire.MAX_FRAME + wire.MAX_FRAME // 254 + 2
+    assert d.feed(good) == [(wire.VERSION, wire.ACK, 5, wire.ack_payload(5))]
+    assert (d.frames, d.errors(), d.garbage) == (1, 0, 0)
+    bad_crc = bytearray(good)
+    bad_crc[3] ^= 0x01 if bad_crc[3] != 1 else 0x03
+    assert d.feed(bytes(bad_crc)) == [] and d.bad_crc == 1 and d.garbage == len(good) - 1
+    assert d.feed(b"\x05\x11\x00") == [] and d.bad_cobs == 1
+    assert d.feed(wire.cobs_encode(b"\x01\x02\x03") + b"\x00") == [] and d.too_short == 1
+    assert d.feed(b"\x00\x00") == [], "empty frames between zeros are line noise, not errors"
+    assert d.errors() == 3 and d.frames == 1
+    # a frame begun and never finished, dropped by flush; flush again has nothing to drop
+    assert d.feed(good[:4]) == []
+    assert d.flush() is True and d.cut_short == 1 and d.errors() == 4
+    assert d.flush() is False
+    assert d.feed(good) == [(wire.VERSION, wire.ACK, 5, wire.ack_payload(5))]
+
+
+def test_the_decoder_drops_an_oversize_run_to_the_next_zero_and_counts_it_once():
+    d = wire.Decoder(max_frame=16)
+    assert d.max_encoded == 16 + 0 + 2
+    junk = b"\x07" * 40
+    assert d.feed(junk) == [] and d.oversize == 1 and d.garbage == 40
+    assert d.feed(junk) == [] and d.oversize == 1, "the same run goes on: still one"
+    good = wire.frame(wire.ACK, 1, wire.ack_payload(1))
+    assert d.feed(b"\x07\x07\x00" + good) == [(wire.VERSION, wire.ACK, 1, wire.ack_payload(1))]
+    assert d.garbage == 82
+    # a whole oversize frame inside one feed
+    assert d.feed(b"\x07" * 19 + b"\x00") == [] and d.oversize == 2 and d.garbage == 101
+    assert d.flush() is False
+    d.feed(b"\x07" * 30)
+    assert d.flush() is True and d.cut_short == 0, "a run being skipped was counted as oversize already"
