@@ -251,3 +251,66 @@ def test_the_decoder_drops_an_oversize_run_to_the_next_zero_and_counts_it_once()
     assert d.flush() is False
     d.feed(b"\x07" * 30)
     assert d.flush() is True and d.cut_short == 0, "a run being skipped was counted as oversize already"
+
+
+def test_a_broken_firmware_name_is_shown_not_raised():
+    p = wire.hello_payload(8, 8, 0, 64, 100, 1000, 7, b"ok\xff")
+    assert wire.parse_hello(p)[7] == "ok\ufffd"
+
+
+def test_edges_of_the_payload_layouts():
+    assert wire.parse_full_scan(wire.full_scan_payload(1, 2, []), 0) == (1, 2, [])  # six bytes: no cells
+    top = wire.frame(0xFE, 0xFFFF, b"")  # header bytes are unsigned
+    assert wire.unframe(top[:-1]) == (wire.VERSION, 0xFE, 0xFFFF, b"")
+    with pytest.raises(wire.WireError, match=r"^0 bytes of cells for 4 cells \(want 1\)$"):
+        wire.unpack_cells(b"", 4)
+
+
+GOOD = wire.frame(wire.ACK, 5, wire.ack_payload(5))
+GOOD_OUT = (wire.VERSION, wire.ACK, 5, wire.ack_payload(5))
+
+
+def bad_crc_frame():
+    body = bytearray(wire.cobs_decode(GOOD[:-1]))
+    body[-1] ^= 0x10
+    return wire.cobs_encode(bytes(body)) + b"\x00"
+
+
+BAD = {
+    "bad_cobs": b"\x05\x11\x00",
+    "too_short": wire.cobs_encode(b"\x01\x02\x03") + b"\x00",
+    "bad_crc": bad_crc_frame(),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+def test_two_bad_frames_and_a_good_one_in_one_read(kind):
+    d = wire.Decoder()
+    bad = BAD[kind]
+    assert d.feed(bad + bad + GOOD) == [GOOD_OUT], "a bad frame costs itself, never the frames after it"
+    assert getattr(d, kind) == 2 and d.errors() == 2 and d.frames == 1
+    assert d.garbage == 2 * (len(bad) - 1)
+
+
+def test_zeros_before_a_frame_are_skipped_in_the_same_read():
+    d = wire.Decoder()
+    assert d.feed(b"\x00" + GOOD) == [GOOD_OUT]
+    assert d.feed(b"\x00\x00" + GOOD + GOOD) == [GOOD_OUT, GOOD_OUT]
+    assert d.frames == 3 and d.errors() == 0 and d.garbage == 0
+
+
+def test_oversize_runs_each_count_and_count_as_errors():
+    d = wire.Decoder(max_frame=16)
+    d.feed(b"\x07" * 40 + b"\x00")
+    d.feed(b"\x07" * 40 + b"\x00")
+    assert d.oversize == 2 and d.errors() == 2 and d.garbage == 80
+    assert d.feed(GOOD) == [GOOD_OUT]
+
+
+def test_each_frame_cut_short_counts_with_its_bytes():
+    d = wire.Decoder()
+    d.feed(GOOD[:3])
+    assert d.flush()
+    d.feed(GOOD[:4])
+    assert d.flush()
+    assert d.cut_short == 2 and d.garbage == 7 and d.errors() == 2
