@@ -47,3 +47,42 @@ def test_the_same_men_with_the_other_side_to_move_is_not_the_same_position():
     third = play_all("three-mens-morris", SHUTTLE, state=after_two)
     assert men(third) == men(start) and third.to_move == 1
     assert third.result is not None and third.result.draw and "third time" in third.result.reason
+
+
+def test_the_quiet_step_reference_agrees_with_the_game_on_random_games():
+    # MillRules.quiet_core_py is the reference the C kernel is checked against: for a step that
+    # completes no line it gives the men after it and the opponent's legal steps in order; for
+    # one that does, None. Checked against the states the game itself reaches, placing,
+    # sliding and flying (nine men's morris flies at three).
+    import random
+
+    import engine
+
+    game = engine.load("nine-mens-morris")
+    rules = game.rules
+    checked = {"place": 0, "slide": 0, "fly": 0, "line": 0}
+    for seed in range(4):
+        rng = random.Random(seed)
+        s = game.new()
+        while s.result is None and s.plies < 200:
+            if not s.pending:
+                for st in s.legal_steps():
+                    if st.kind not in ("place", "move"):
+                        continue
+                    m0, m1 = s.men
+                    src = rules.index[st.src] if st.src else -1
+                    got = rules.quiet_core_py(m0, m1, s.turn, src, rules.index[st.dst], s.hand[1 - s.turn])
+                    after = s.play(st)
+                    if after.pending or after.result is not None and "line" in after.result.reason:
+                        assert got is None, st
+                        checked["line"] += 1
+                        continue
+                    assert got is not None, f"{st} completes no line"
+                    men, legal, _key = got
+                    assert men == after.men
+                    if after.result is None:
+                        assert list(legal) == list(after.legal_steps()), st
+                    kind = "place" if src < 0 else ("slide" if rules.adj[src] >> rules.index[st.dst] & 1 else "fly")
+                    checked[kind] += 1
+            s = s.play(rng.choice(s.legal_steps()))
+    assert all(checked.values()), checked
