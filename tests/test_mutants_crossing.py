@@ -227,22 +227,19 @@ def test_three_players_one_hostile_ring_of_a_third_side_blocks_nothing():
     assert s.matching_steps(after_move(s, step)) == [step]
 
 
-BOXED_IN = """
-                          Bd4.s:2
-                             |
-    Oc3.n:2                  |
-       |                     |
-    Oc3.w:2   Oc3.e:1 -------+------- Od3.w:.
-       |                     |
-    Oc3.s:2               Bd3.n:.
+AMONG_HOSTILE = """
+                 Oc3.n:2                 Bd4.s:2
+                /       \\                  |
+         Oc3.w:2         Oc3.e:1 ----------+---------- Od3.w:.
+                \\       /                  |
+                 Oc3.s:2                 Bd3.n:.
 """
 
 
-def test_a_ring_whose_only_way_out_passes_one_hostile_ring_still_has_a_move():
-    # Side 1's single ring has two occupied neighbours of side 2 (pushing them runs into the
-    # rest of side 2's rings) and one bridge out, past one hostile ring: side 1 is not stuck, so
-    # it must move rather than pass (G-2).
-    s = position(BOXED_IN)
+def test_a_ring_among_hostile_rings_still_crosses_past_one_of_them():
+    # Side 1's single ring stands among side 2's rings; its step over the bridge passes one
+    # hostile ring and is one of its moves, beside the strings that push side 2's rings along.
+    s = position(AMONG_HOSTILE)
     steps = s.legal_steps()
     assert "Oc3.e-Od3.w" in steps
     assert all(st.kind == MOVE for st in steps)
