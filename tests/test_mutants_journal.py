@@ -1,0 +1,202 @@
+"""The journal's promises that tests/test_journal.py left unchecked, found by mutation testing.
+
+Each test here kills mutants of arbiter/journal.py that survived the journal's own tests
+(docs/testing.md): what a damaged line is called, what ``create`` and ``new`` keep of what they
+were given, the line numbers kept for each step, writes that the system cuts short, a failed
+write after good ones, and values JSON cannot hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from arbiter.journal import Journal, JournalError, list_journals, load_journal, new_journal_path, \
+    parse_journal, replay_journal, resume
+
+HEADER = {"arbiter_journal": 1, "game": "nine-mens-morris", "options": {}, "chooser": None,
+          "created": "2025-05-01T12:00:00+00:00", "reader": "colour", "time_control": None}
+HANKY_HEADER = dict(HEADER, game="brain-hanky", options={"move_chooser": True}, chooser=[])
+
+
+def journal_bytes(*events, header=HEADER) -> bytes:
+    lines = [header] + list(events) + [{"seq": len(events) + 1, "event": "clock", "clock": {"x": 1}}]
+    return b"".join(json.dumps(x).encode() + b"\n" for x in lines)
+
+
+@pytest.mark.parametrize("event,header,says", [
+    ([1, 2], HEADER, "an event line must be a JSON object"),
+    ({"seq": 1, "event": "resign"}, HEADER,
+     "unknown event 'resign' (a journal has step, takeback, correction, clock, end)"),
+    ({"seq": 1, "event": "clock", "clock": 5}, HEADER, "\"clock\" must be a clock snapshot object"),
+    ({"seq": 1, "event": "clock", "clock": {}, "draws": [1]}, HANKY_HEADER, "move-chooser draws come with a step"),
+    ({"seq": 1, "event": "step", "ply": 1, "step": "Oc3", "draws": [True]}, HANKY_HEADER,
+     "chance draws must be a list of whole numbers such as [2, 3, 1]"),
+    ({"seq": 1, "event": "step", "ply": 1, "step": "Oc3", "draws": "2"}, HANKY_HEADER,
+     "chance draws must be a list of whole numbers such as [2, 3, 1]"),
+    ({"seq": 1, "event": "step", "ply": 1, "step": "Oc3", "draws": [0]}, HANKY_HEADER,
+     "chance draws must be a list of whole numbers such as [2, 3, 1]"),
+    ({"seq": 1, "event": "step", "ply": 1, "step": "Oc3", "draws": [2, 4]}, HANKY_HEADER,
+     "a draw of 4 is not possible here (draws are 1, 2, 3)"),
+    ({"seq": 1, "event": "step", "ply": 1, "step": "d2", "draws": [2]}, HEADER,
+     "chance draws must be left out: this game has none"),
+], ids=["not-object", "unknown-event", "clock-not-object", "draws-without-step", "draws-bool", "draws-text",
+        "draws-zero", "draw-out-of-range", "draws-in-a-game-without"])
+def test_a_damaged_line_is_named_for_what_is_wrong(event, header, says):
+    with pytest.raises(JournalError) as info:
+        parse_journal(journal_bytes(event, header=header), "g.jsonl")
+    assert f"g.jsonl, line 2 is damaged ({says})" in str(info.value)
+
+
+def test_a_step_after_the_end_is_damage():
+    data = journal_bytes({"seq": 1, "event": "end", "result": {"winner": 1, "draw": False, "reason": "time"}},
+                         {"seq": 2, "event": "step", "ply": 1, "step": "d2"})
+    with pytest.raises(JournalError, match=r"line 3 is damaged \(a step after the game ended\)"):
+        parse_journal(data, "g.jsonl")
+
+
+def test_hidden_files_are_not_journals(tmp_path):
+    j = Journal.create(tmp_path / "2025-05-01_game.jsonl", "tapatan")
+    j.close()
+    (tmp_path / ".2025-05-02_game.jsonl").write_bytes(b"")  # a temp file being written
+    assert list_journals(tmp_path) == [tmp_path / "2025-05-01_game.jsonl"]
+
+
+def test_new_journal_paths_go_in_the_folder_asked_for_or_the_journal_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARBITER_JOURNAL_DIR", str(tmp_path / "default"))
+    when = datetime(2025, 5, 1, 12, 0, tzinfo=UTC)
+    assert new_journal_path("tapatan", tmp_path / "asked", when).parent == tmp_path / "asked"
+    assert new_journal_path("tapatan", None, when).parent == tmp_path / "default"
+    assert list_journals(None) == []
+
+
+def test_create_keeps_what_it_was_given(tmp_path):
+    path = tmp_path / "deep" / "er" / "game.jsonl"  # folders made as needed
+    two_hours_east = timezone(timedelta(hours=2))
+    with Journal.create(path, "nine-mens-morris", now=datetime(2025, 5, 1, 14, 3, 22, tzinfo=two_hours_east)) as j:
+        assert j.reader == "colour", "a camera by default"
+        assert j.contents.path == path
+        assert j.contents.created == "2025-05-01T12:03:22+00:00", "created is kept in UTC"
+        assert "game.jsonl" in repr(j) and str(path) in repr(j)
+
+
+def test_create_checks_the_reader_and_the_draws(tmp_path):
+    with pytest.raises(JournalError, match="^reader must name the kind of board reader, such as \"colour\" or "
+                                           "\"occupancy\"$"):
+        Journal.create(tmp_path / "a.jsonl", "tapatan", reader="")
+    with pytest.raises(JournalError, match=r"^a draw of 4 is not possible here \(draws are 1, 2, 3\)$"):
+        Journal.create(tmp_path / "b.jsonl", "brain-hanky", {"move_chooser": True}, chooser=[2, 4])
+    with Journal.create(tmp_path / "c.jsonl", "brain-hanky", {"move_chooser": True}) as j:
+        assert j.chooser == [], "a move-chooser game with nothing drawn yet has an empty list, not none"
+
+
+def test_new_keeps_options_time_and_settings(tmp_path):
+    when = datetime(2025, 5, 1, 12, 0, 5, tzinfo=UTC)
+    with Journal.new("nine-mens-morris", {"move_cap": 40}, directory=tmp_path, now=when,
+                     reader="occupancy") as j:
+        assert j.options["move_cap"] == 40
+        assert j.reader == "occupancy"
+        assert j.contents.created == "2025-05-01T12:00:05+00:00"
+    with pytest.raises(JournalError, match="chess"):
+        Journal.new("chess", directory=tmp_path)
+
+
+def test_open_names_a_missing_journal(tmp_path):
+    with pytest.raises(JournalError, match="no such journal"):
+        Journal.open(tmp_path / "gone.jsonl")
+
+
+def test_load_names_a_folder_and_an_unreadable_path(tmp_path):
+    with pytest.raises(JournalError, match=r"is a folder, not a journal$"):
+        load_journal(tmp_path)
+    with pytest.raises(JournalError, match=r": cannot read it \("):
+        load_journal(tmp_path / ("x" * 300 + ".jsonl"))  # a name too long for the file system
+
+
+def test_each_step_keeps_the_line_it_is_on(tmp_path):
+    with Journal.create(tmp_path / "g.jsonl", "nine-mens-morris") as j:
+        j.append_step("d2")
+        j.append_clock({"white": 1})
+        j.append_step("d6")
+        assert j.contents.step_lines == [2, 4]
+    assert load_journal(tmp_path / "g.jsonl").step_lines == [2, 4]
+
+
+def test_takebacks_and_corrections_carry_their_clock(tmp_path):
+    with Journal.create(tmp_path / "g.jsonl", "nine-mens-morris") as j:
+        j.append_step("d2")
+        j.append_step("d6")
+        j.append_takeback(1, clock={"t": 1})
+        assert j.clock == {"t": 1}
+        j.append_correction("d3", clock={"t": 2})
+        assert j.clock == {"t": 2} and j.steps == ["d3"]
+
+
+def test_a_write_the_system_cuts_short_is_finished(tmp_path, monkeypatch):
+    real = os.write
+
+    def one_byte(fd, data):
+        return real(fd, bytes(data[:1]))
+
+    with Journal.create(tmp_path / "g.jsonl", "nine-mens-morris") as j:
+        monkeypatch.setattr(os, "write", one_byte)
+        j.append_step("d2")
+        j.append_step("d6")
+        monkeypatch.undo()
+    assert load_journal(tmp_path / "g.jsonl").steps == ["d2", "d6"]
+
+
+def test_a_failed_write_after_good_ones_leaves_them_whole(tmp_path, monkeypatch):
+    path = tmp_path / "g.jsonl"
+    with Journal.create(path, "nine-mens-morris") as j:
+        j.append_step("d2")
+        j.append_step("d6")
+        good = path.read_bytes()
+        real = os.write
+
+        def half_then_fail(fd, data):
+            real(fd, bytes(data[:5]))
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(os, "write", half_then_fail)
+        with pytest.raises(JournalError, match="NOT recorded"):
+            j.append_step("d3")
+        monkeypatch.undo()
+        assert path.read_bytes() == good
+        assert j.contents.step_lines == [2, 3] and j.steps == ["d2", "d6"]
+        assert j.contents.warnings == []
+        j.append_step("d3")
+    assert load_journal(path).steps == ["d2", "d6", "d3"]
+
+
+def test_a_clock_json_cannot_hold_is_refused_before_writing(tmp_path):
+    path = tmp_path / "g.jsonl"
+    with Journal.create(path, "nine-mens-morris") as j:
+        before = path.read_bytes()
+        with pytest.raises((ValueError, JournalError), match="cannot be written as JSON"):
+            j.append_clock({"white": float("nan")})
+        assert path.read_bytes() == before and j.seq == 0
+
+
+def test_replay_with_a_random_source_for_a_game_without_draws(tmp_path):
+    with Journal.create(tmp_path / "g.jsonl", "nine-mens-morris") as j:
+        j.append_step("d2")
+        contents = j.contents
+    _, state = replay_journal(contents, random.Random(1))
+    assert state.plies == 1
+
+
+def test_resume_draws_further_move_chooser_values_from_the_random_source(tmp_path):
+    path = tmp_path / "g.jsonl"
+    with Journal.create(path, "brain-hanky", {"move_chooser": True}, chooser=[2]) as j:
+        j.append_step("Oc3")
+    a = resume(path, rng=random.Random(7))
+    a.journal.close()
+    b = resume(path, rng=random.Random(7))
+    b.journal.close()
+    assert a.state.chooser_draws() == b.state.chooser_draws()
+    assert a.game.name == "brain-hanky"
