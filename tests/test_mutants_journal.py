@@ -200,3 +200,72 @@ def test_resume_draws_further_move_chooser_values_from_the_random_source(tmp_pat
     b.journal.close()
     assert a.state.chooser_draws() == b.state.chooser_draws()
     assert a.game.name == "brain-hanky"
+
+
+def lines(*events, header=HEADER) -> bytes:
+    return b"".join(json.dumps(x).encode() + b"\n" for x in (header,) + events)
+
+
+STEP1 = {"seq": 1, "event": "step", "ply": 1, "step": "d2"}
+
+
+@pytest.mark.parametrize("event,says", [
+    ({"seq": 1, "event": "correction", "ply": 0, "step": "d3"}, "a correction with no step before it to correct"),
+    ({"seq": 2, "event": "takeback", "n": True}, "a take-back of True steps, with 1 steps played"),
+    ({"seq": 2, "event": "clock"}, "a clock event without its \"clock\" snapshot"),
+    ({"seq": 2, "event": "end", "result": {"winner": 1}},
+     "an end event needs \"result\": {\"winner\": ..., \"draw\": ..., \"reason\": ...}"),
+    ({"seq": 2, "event": "end", "result": {"reason": "time"}},
+     "an end event needs \"result\": {\"winner\": ..., \"draw\": ..., \"reason\": ...}"),
+    ({"seq": 2, "event": "end", "result": ["winner", "reason"]},
+     "an end event needs \"result\": {\"winner\": ..., \"draw\": ..., \"reason\": ...}"),
+])
+def test_more_damaged_lines_named(event, says):
+    events = (event,) if event["seq"] == 1 else (STEP1, event)
+    data = lines(*events, {"seq": event["seq"] + 1, "event": "clock", "clock": {}})
+    with pytest.raises(JournalError) as info:
+        parse_journal(data, "g.jsonl")
+    assert f"line {event['seq'] + 1} is damaged ({says})" in str(info.value)
+
+
+def test_unreadable_json_in_the_middle_is_called_that():
+    data = lines(STEP1) + b"{not json\n" + json.dumps({"seq": 2, "event": "clock", "clock": {}}).encode() + b"\n"
+    with pytest.raises(JournalError, match=r"line 3 is damaged \(not readable JSON\)"):
+        parse_journal(data, "g.jsonl")
+
+
+def test_a_correction_takes_the_line_it_is_on_and_reopens_an_ended_game():
+    end = {"seq": 3, "event": "end", "result": {"winner": 1, "draw": False, "reason": "resigned"}}
+    fix = {"seq": 4, "event": "correction", "ply": 2, "step": "d5"}
+    c = parse_journal(lines(STEP1, {"seq": 2, "event": "step", "ply": 2, "step": "d6"}, end, fix), "g.jsonl")
+    assert c.steps == ["d2", "d5"] and c.step_lines == [2, 5]
+    assert c.ended is None, "a correction of the move that ended the game reopens it"
+
+
+@pytest.mark.parametrize("header,says", [
+    (dict(HEADER, arbiter_journal="1"), "line 1: format version '1' is not a number"),
+    (dict(HEADER, arbiter_journal=0), "line 1: format version 0 is not a number"),
+    (dict(HEADER, game=""), "line 1: the header needs \"game\" and \"options\""),
+    (dict(HEADER, options=[]), "line 1: the header needs \"game\" and \"options\""),
+])
+def test_a_header_arbiter_cannot_use_says_so_and_what_to_do(header, says):
+    with pytest.raises(JournalError) as info:
+        parse_journal(lines(header=header), "g.jsonl")
+    text = str(info.value)
+    assert says in text and text.endswith("it is not a journal arbiter can use; move it out of the games folder")
+
+
+def test_the_header_fields_are_read_back():
+    c = parse_journal(lines(header=dict(HEADER, reader="occupancy")), "g.jsonl")
+    assert (c.created, c.reader) == ("2025-05-01T12:00:00+00:00", "occupancy")
+    bare = {k: v for k, v in HEADER.items() if k not in ("created", "reader")}
+    c = parse_journal(lines(header=bare), "g.jsonl")
+    assert (c.created, c.reader) == ("", "")
+
+
+def test_an_empty_journal_and_a_torn_first_step():
+    with pytest.raises(JournalError, match="^journal is empty: it holds no game; delete it$"):
+        parse_journal(b"\0\0 \r\n\t")
+    c = parse_journal(lines() + b'{"seq": 1, "ev', "g.jsonl")
+    assert c.steps == [] and len(c.warnings) == 1
+    assert "line 2 was cut off by a crash while it was written (it has no end of line)" in c.warnings[0]
