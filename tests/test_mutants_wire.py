@@ -314,3 +314,17 @@ def test_each_frame_cut_short_counts_with_its_bytes():
     d.feed(GOOD[:4])
     assert d.flush()
     assert d.cut_short == 2 and d.garbage == 7 and d.errors() == 2
+
+
+def test_an_oversize_frame_costs_only_itself():
+    d = wire.Decoder(max_frame=16)
+    assert d.feed(b"\x07" * 19 + b"\x00" + GOOD) == [GOOD_OUT]
+    assert d.oversize == 1
+
+
+def test_runs_with_no_zero_in_sight_count_once_each():
+    d = wire.Decoder(max_frame=16)
+    d.feed(b"\x07" * 40)
+    d.feed(b"\x00")
+    d.feed(b"\x07" * 40)
+    assert d.oversize == 2 and d.garbage == 80
