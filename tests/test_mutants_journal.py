@@ -191,15 +191,68 @@ def test_replay_with_a_random_source_for_a_game_without_draws(tmp_path):
 
 
 def test_resume_draws_further_move_chooser_values_from_the_random_source(tmp_path):
+    # Phase I placed in full, nothing drawn yet: Phase II's first turn needs a draw, which only
+    # the random source given to resume can make.
+    import engine
+
+    game = engine.load("brain-hanky", move_chooser=True, gems=2)
+    s = game.new(draws=[2])
+    placed = []
+    while s.phase == "placement":
+        placed.append(s.legal_steps()[0])
+        s = s.play(placed[-1])
     path = tmp_path / "g.jsonl"
-    with Journal.create(path, "brain-hanky", {"move_chooser": True}, chooser=[2]) as j:
+    with Journal.create(path, "brain-hanky", {"move_chooser": True, "gems": 2}) as j:
+        for st in placed:
+            j.append_step(st)
+    got = resume(path, rng=random.Random(7))
+    got.journal.close()
+    assert got.state.phase == "movement" and len(got.state.chooser_draws()) == 1
+    assert got.state.chooser_draws()[0] in (1, 2, 3)
+    with pytest.raises(JournalError, match="no value for turn 1"):
+        resume(path)
+
+
+def test_resume_looks_in_the_journal_folder_by_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARBITER_JOURNAL_DIR", str(tmp_path / "games"))
+    with pytest.raises(JournalError, match="no unfinished game in .*games: start a new one"):
+        resume()
+
+
+def test_a_resumed_three_player_clock_has_three_players(tmp_path):
+    path = tmp_path / "g.jsonl"
+    with Journal.create(path, "brain-hanky", {"players": 3}, time_control="5m") as j:
         j.append_step("Oc3")
-    a = resume(path, rng=random.Random(7))
-    a.journal.close()
-    b = resume(path, rng=random.Random(7))
-    b.journal.close()
-    assert a.state.chooser_draws() == b.state.chooser_draws()
-    assert a.game.name == "brain-hanky"
+    got = resume(path)
+    got.journal.close()
+    assert got.clock is not None and got.clock.players == 3
+
+
+def test_a_takeback_is_one_step_unless_told(tmp_path):
+    with Journal.create(tmp_path / "g.jsonl", "nine-mens-morris") as j:
+        j.append_step("d2")
+        j.append_step("d6")
+        j.append_takeback()
+        assert j.steps == ["d2"]
+
+
+def test_text_of_x_is_not_empty_but_unreadable():
+    with pytest.raises(JournalError, match="the header is not readable JSON"):
+        parse_journal(b"XX\n")
+
+
+def test_created_is_utc_whatever_the_local_time_zone(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    try:
+        with Journal.create(tmp_path / "g.jsonl", "tapatan", now=datetime(2025, 5, 1, 12, 0, tzinfo=UTC)) as j:
+            assert j.contents.created == "2025-05-01T12:00:00+00:00"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
 
 
 def lines(*events, header=HEADER) -> bytes:
