@@ -1,0 +1,89 @@
+"""The referee's verdicts in full, where tests/test_referee.py checked only their kind.
+
+Mutation testing (docs/testing.md) changed what a take-back verdict carries (the spots to
+light, the steps, the words), the exact moment a held take-back is confirmed, where the
+"lots of pieces have moved" wording starts, what a half-made step and a hidden board say, and
+the words of a correction, and the referee's own tests still passed. Each is checked here.
+"""
+
+from __future__ import annotations
+
+from arbiter import referee as R
+from engine.observation import Observation
+from test_referee import THREE_OPENING, Table, W, changed
+
+
+def test_a_takeback_verdict_carries_the_spots_the_steps_and_the_words():
+    t = Table("nine-mens-morris", "colour")
+    t.play("a1", "g7")
+    pending = t.show(t.ref._states[1])
+    assert pending.kind == R.TAKEBACK_PENDING and pending.points == ("g7",)
+    assert pending.message.startswith("Take back one step? Press the button")
+    done = t.ref.confirm_takeback()
+    assert done.kind == R.TAKEBACK and done.steps == () and done.undone == ("g7",)
+    assert done.points == ("g7",), "the spot that changed, to light"
+    assert done.to_remove == ()
+    assert done.message.startswith("Took back one step. ")
+    assert t.ref.history == ("a1",)
+
+
+def test_two_steps_taken_back_say_so():
+    t = Table("nine-mens-morris", "colour")
+    t.play("a1", "g7", "d1")
+    t.show(t.ref._states[1])
+    done = t.ref.confirm_takeback()
+    assert done.message.startswith("Took back 2 steps. ") and set(done.points) == {"g7", "d1"}
+
+
+def test_a_takeback_held_exactly_the_hold_time_is_confirmed_by_a_look():
+    t = Table("tapatan", "colour")
+    t.play("a1", "g7")
+    earlier = t.ref._states[1]
+    assert t.show(earlier, t=10.0).kind == R.TAKEBACK_PENDING
+    assert t.show(earlier, t=11.999).kind == R.TAKEBACK_PENDING
+    assert t.show(earlier, t=12.0).kind == R.TAKEBACK, "held 2 s, the hold: confirmed"
+
+
+def test_a_takeback_first_seen_without_a_time_is_timed_from_the_next_look():
+    t = Table("tapatan", "colour")
+    t.play("a1", "g7")
+    earlier = t.ref._states[1]
+    assert t.show(earlier).kind == R.TAKEBACK_PENDING
+    assert t.show(earlier, t=10.0).kind == R.TAKEBACK_PENDING
+    assert t.show(earlier, t=12.0).kind == R.TAKEBACK
+
+
+def test_four_pieces_wrong_is_explained_five_is_lots():
+    t = Table("nine-mens-morris", "colour")
+    four = {"a1": W, "d1": W, "g1": W, "b2": W}
+    v = t.show(four)
+    assert v.kind == R.ILLEGAL and len(v.points) == 4 and v.message.startswith("Not allowed: ")
+    t.show(t.ref.state)
+    five = dict(four, d2=W)
+    v = t.show(five)
+    assert v.kind == R.ILLEGAL and len(v.points) == 5
+    assert v.message == "Lots of pieces have moved! Put them back where the red lights are."
+
+
+def test_a_lifted_piece_says_where_it_may_go_and_is_waited_for():
+    t = Table("tapatan", "colour")
+    t.play(*THREE_OPENING)
+    v = t.show(changed(t.ref.state, {"a1": None}))
+    assert v.kind == R.IN_PROGRESS and v.message, "the explainer's words come with it"
+    assert v.message == t.ref.explainer.in_progress(t.ref.state, t.ref._obs_key(
+        t.reader.read(changed(t.ref.state, {"a1": None})))).message
+    assert t.ref.waiting_for == R.IN_PROGRESS
+
+
+def test_a_hidden_board_without_a_reason_is_still_said_plainly():
+    t = Table("tapatan", "colour")
+    v = t.ref.observe(Observation.blocked(""))
+    assert v.kind == R.UNSEEN and v.message == "I can't see the board: something is in the way."
+
+
+def test_a_correction_says_what_was_meant():
+    t = Table("nine-mens-morris", "colour")
+    t.play("a7", "g7", "d2")
+    v = t.show(changed(t.ref.state, {"d2": None, "d3": W}))
+    assert v.kind == R.CORRECTION and v.message.startswith("Got it, you meant: ")
+
