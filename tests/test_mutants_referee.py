@@ -87,3 +87,24 @@ def test_a_correction_says_what_was_meant():
     v = t.show(changed(t.ref.state, {"d2": None, "d3": W}))
     assert v.kind == R.CORRECTION and v.message.startswith("Got it, you meant: ")
 
+
+
+def test_an_unclear_board_names_its_spots_in_words():
+    from test_referee_unsure import B as BLACK, WV, reading, referee_after
+
+    # two readings that explain different steps about equally (a likeliest-reading doubt)
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    v = ref.observe(reading(pos, {"f4": {WV: 0.5, None: 0.5}, "b4": {WV: 0.45, None: 0.55}}))
+    assert v.kind == R.UNCLEAR
+    named = ", ".join(v.points[:4])
+    assert v.message == (f"I can't read {named} clearly (a reflection, or a piece off its point?). "
+                         f"Nothing changed yet.")
+    # an illegal board a doubted spot would make legal (a held doubt)
+    ref = referee_after("d2", "d6")
+    pos = dict(ref.state.position())
+    pos["f4"] = BLACK
+    v = ref.observe(reading(pos, {"b6": {None: 0.9, WV: 0.1}}), t=10.0)
+    assert v.kind == R.UNCLEAR and v.message == ("I can't read b6 clearly (a reflection, or a piece off its "
+                                                 "point?). Nothing changed yet.")
+
