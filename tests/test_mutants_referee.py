@@ -108,3 +108,40 @@ def test_an_unclear_board_names_its_spots_in_words():
     assert v.kind == R.UNCLEAR and v.message == ("I can't read b6 clearly (a reflection, or a piece off its "
                                                  "point?). Nothing changed yet.")
 
+
+
+def test_a_step_told_with_the_buttons_is_accepted_or_refused_with_the_rule():
+    import pytest
+
+    t = Table("nine-mens-morris", "colour")
+    v = t.ref.enter("d2")
+    assert v.kind == R.STEP and v.steps == ("d2",) and t.ref.history == ("d2",)
+    with pytest.raises(ValueError, match=r"^d2: "):
+        t.ref.enter("d2")  # taken now
+    assert t.ref.history == ("d2",)
+
+
+def test_the_steps_a_reader_cannot_see_are_offered_for_the_buttons():
+    import engine
+
+    ref = R.Referee(engine.load("stack"), "colour")
+    offered = [str(s) for s in ref.unseen_steps()]
+    calls = [str(c) for c in ref.state.calls() if str(c) != "timeout"]
+    unseen = [str(s) for s in ref.explainer.unseen_steps(ref.state)]
+    assert "timeout" not in offered, "the clock's call, not a player's"
+    assert offered[:len(calls)] == calls, "the declarations first"
+    assert set(offered) == set(calls) | set(unseen) and len(offered) == len(set(offered))
+
+
+def test_the_seat_in_team_play():
+    import engine
+
+    game = engine.load("nine-mens-morris", teams=True)
+    ref = R.Referee(game, "colour")
+    s = game.new()
+    seats = []
+    for step in ("a1", "g7", "d1", "a7"):
+        seats.append((s.to_move, ref.seat(s)))
+        s = s.play(step)
+    assert seats == [(1, 1), (2, 1), (3, 2), (4, 2)]
+    assert R.Referee(engine.load("nine-mens-morris"), "colour").seat(engine.load("nine-mens-morris").new()) is None
