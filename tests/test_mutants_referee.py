@@ -124,8 +124,11 @@ def test_a_step_told_with_the_buttons_is_accepted_or_refused_with_the_rule():
 def test_the_steps_a_reader_cannot_see_are_offered_for_the_buttons():
     import engine
 
-    ref = R.Referee(engine.load("stack"), "colour")
+    # Advanced Tableaux: the chips in play are named with the buttons; the clock's timeout is
+    # a call the players never make themselves
+    ref = R.Referee(engine.load("tableaux", advanced=True), "colour")
     offered = [str(s) for s in ref.unseen_steps()]
+    assert "chips=25" in offered and "chips=48" in offered
     calls = [str(c) for c in ref.state.calls() if str(c) != "timeout"]
     unseen = [str(s) for s in ref.explainer.unseen_steps(ref.state)]
     assert "timeout" not in offered, "the clock's call, not a player's"
