@@ -148,3 +148,43 @@ def test_the_seat_in_team_play():
         s = s.play(step)
     assert seats == [(1, 1), (2, 1), (3, 2), (4, 2)]
     assert R.Referee(engine.load("nine-mens-morris"), "colour").seat(engine.load("nine-mens-morris").new()) is None
+
+
+def test_an_ambiguity_lists_the_candidates_and_refuses_a_bad_choice_plainly():
+    import pytest
+
+    t = Table("nine-mens-morris", "occupancy")
+    v = t.show(t.after("a1", "g7"))
+    assert v.kind == R.AMBIGUOUS and set(v.points) == {"a1", "g7"}
+    assert v.message.startswith("I can't tell which move that was: ")
+    assert v.message.endswith(". Press the button to pick the right one.")
+    assert " or " in v.message
+    n = len(v.candidates)
+    with pytest.raises(ValueError, match=f"^there are {n} candidates; choose 0 to {n - 1}$"):
+        t.ref.choose(n)
+    with pytest.raises(ValueError, match=r"^d2 d6 is not one of the candidates \("):
+        t.ref.choose(("d2", "d6"))
+    with pytest.raises(ValueError, match=f"^there are {n} candidates; choose 0 to {n - 1}$"):
+        t.ref.choose(-1)
+    done = t.ref.choose(list(v.candidates[0]))
+    assert done.accepted and done.steps == v.candidates[0]
+
+
+def test_the_words_for_what_comes_next():
+    t = Table("nine-mens-morris", "colour")
+    assert t.ref.next_words() == "White to play."
+    v = t.show(t.after("d2"))
+    assert v.message.endswith("Black to play.")
+    assert t.show(t.ref.state).message == "Black to play."
+    t.show(t.after("a7"))
+    # back to the board before black's a7 and then again as it is: restored
+    t.show(t.ref._states[-2])
+    back = t.show(t.ref.state)
+    assert back.kind == R.RESTORED and back.message == "The board is back as it was. White to play."
+
+
+def test_an_unknown_reader_kind_is_refused_by_name():
+    import pytest
+
+    with pytest.raises(ValueError, match="^unknown reader kind 'smell'; one of colour, polarity, occupancy$"):
+        R.Referee("tapatan", "smell")
