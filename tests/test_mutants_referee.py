@@ -188,3 +188,37 @@ def test_an_unknown_reader_kind_is_refused_by_name():
 
     with pytest.raises(ValueError, match="^unknown reader kind 'smell'; one of colour, polarity, occupancy$"):
         R.Referee("tapatan", "smell")
+
+
+def test_a_referee_by_default_and_resumed_with_settings():
+    import engine
+
+    ref = R.Referee("tapatan")
+    assert (ref.sees, ref.takeback_hold_s, ref.doubt_hold_s) == ("colour", 2.0, 3.0)
+    game = engine.load("nine-mens-morris")
+    resumed = R.Referee.from_steps(game, ["d2", "d6"], "occupancy", takeback_hold_s=5.0)
+    assert resumed.takeback_hold_s == 5.0 and resumed.sees == "occupancy"
+    assert resumed.history == ("d2", "d6")
+    start = game.new().play("a1")
+    from_there = R.Referee.from_steps(game, ["g7"], state=start)
+    assert from_there.history == ("g7",) and from_there.state.position()["a1"].owner == 1
+
+
+def test_what_the_board_should_show_follows_steps_and_takebacks():
+    t = Table("nine-mens-morris", "colour")
+    t.play("a1", "g7", "d1")
+    assert t.ref.expected()["d1"] == (1, "man")
+    t.show(t.ref._states[2])  # back to before d1
+    t.ref.confirm_takeback()
+    assert t.ref.expected()["d1"] is None and t.ref.expected()["g7"] == (2, "man")
+    # the positions before the take-back's end are still known as earlier ones
+    v = t.show(t.ref._states[1])
+    assert v.kind == R.TAKEBACK_PENDING and v.message.startswith("Take back one step?")
+    v = t.show(t.ref._states[0])
+    assert v.kind == R.TAKEBACK_PENDING and v.message.startswith("Take back 2 steps?")
+
+
+def test_a_verdict_without_a_step_carries_none():
+    t = Table("tapatan", "colour")
+    v = t.ref.observe(Observation.blocked("a hand"))
+    assert v.steps == () and v.undone == () and v.reason == "" and not v.accepted
