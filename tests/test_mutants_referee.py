@@ -222,3 +222,13 @@ def test_a_verdict_without_a_step_carries_none():
     t = Table("tapatan", "colour")
     v = t.ref.observe(Observation.blocked("a hand"))
     assert v.steps == () and v.undone == () and v.reason == "" and not v.accepted
+
+
+def test_team_play_names_the_player_to_move():
+    import engine
+
+    game = engine.load("nine-mens-morris", teams=True)
+    ref = R.Referee(game, "colour")
+    assert ref.mover_words(game.new()) == "White (player 1)"
+    assert ref.mover_words(game.new().play("a1")) == "Black (player 2)"
+    assert ref.next_words() == "White (player 1) to play."
