@@ -30,7 +30,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 # Mutation testing of the modules where a silent bug loses a game (docs/testing.md): each target in
-# a scratch copy under /tmp with only its own tests, one at a time under nice (about 40 minutes
+# a scratch copy under /tmp with only its own tests, one at a time under nice (about 35 minutes
 # in all on 2 cores; `make mutation MUTATION_TARGETS=crossing` for one).
 MUTATION_TARGETS ?=
 mutation: $(STAMP)
