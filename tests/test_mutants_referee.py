@@ -232,3 +232,20 @@ def test_team_play_names_the_player_to_move():
     assert ref.mover_words(game.new()) == "White (player 1)"
     assert ref.mover_words(game.new().play("a1")) == "Black (player 2)"
     assert ref.next_words() == "White (player 1) to play."
+
+
+def test_a_mill_says_who_made_it_and_whose_piece_comes_off():
+    t = Table("nine-mens-morris", "colour")
+    v = t.play("a1", "a7", "d1", "b6", "g1")
+    assert v.message.endswith("White made a mill! Take one black piece off.")
+    assert set(v.to_remove) == {"a7", "b6"}
+    # the same board seen again: still waiting for the removal, in the same words
+    again = t.show(t.ref.state)
+    assert again.kind == R.WAITING_REMOVAL and again.message == "White made a mill! Take one black piece off."
+    assert again.steps == () and again.undone == () and again.points == ()
+
+
+def test_an_unchanged_board_carries_nothing():
+    t = Table("tapatan", "colour")
+    v = t.show(t.ref.state)
+    assert v.kind == R.UNCHANGED and v.steps == () and v.undone == () and v.points == () and v.to_remove == ()
