@@ -173,11 +173,14 @@ def preflight(state: Any, step: Any) -> tuple["Step | None", str | None]:
     step is legal once the game is over. Returns (the interned step, None) or (None, reason)."""
     if not isinstance(step, str):
         return None, f"{step!r} is not a step: write it in the game's notation (arbiter rules GAME)"
-    if type(step) is not Step:
-        try:
-            step = state.rules.parse(step)
-        except IllegalStep as exc:
-            return None, exc.reason
+    # A Step is parsed again from its text too: one built by hand (``Step(PLACE, None, "z9")``)
+    # skips the parser's check of its point names and would reach the rules as a KeyError; the
+    # rules' own parse answers an interned step with one dictionary look-up, and returns the
+    # game's own step for the text, whatever fields the caller's copy carried.
+    try:
+        step = state.rules.parse(step.text if type(step) is Step else step)
+    except IllegalStep as exc:
+        return None, exc.reason
     if state.result is not None:
         return None, f"the game is over ({state.result.reason})"
     return step, None

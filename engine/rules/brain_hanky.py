@@ -484,8 +484,7 @@ class HankyState(StateBase):
         rules = self.rules
         if not isinstance(step, str):
             raise IllegalStep(repr(step), "a step is written as text: a square (Oc3) or a path (Oc3.n-Oc3.e)")
-        if type(step) is not Step or (step.kind == CLUSTER and rules.sq_index.get(step) is None):
-            step = rules.parse(step)
+        step = rules.parse(step)  # the game's own step, also for a Step built by hand (its path read from its text)
         reason = self.why_illegal(step)
         if reason:
             raise IllegalStep(str(step), reason)

@@ -182,7 +182,7 @@ class MatchState(StateBase):
         why = self.why_illegal(step)
         if why:
             raise IllegalStep(step if isinstance(step, str) else repr(step), why)
-        step = step if type(step) is Step else self.rules.parse(step)
+        step = self.rules.parse(step)  # the game's own step, also for a Step built by hand
         nxt = MatchState.__new__(MatchState)
         for name in MatchState.__slots__:
             setattr(nxt, name, getattr(self, name))

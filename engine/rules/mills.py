@@ -467,8 +467,8 @@ class MillState(StateBase):
         ``step`` may be a Step or its notation; the old state stays valid.
         """
         if step in self._legal:
-            if type(step) is not Step:
-                step = self.rules.by_text.get(step) or self.rules.parse(step)
+            # the game's own step, also for a Step built by hand with the same text
+            step = self.rules.by_text.get(step) or self.rules.parse(step)
             if self.rules.fast and not self.pending and not self.besieged:
                 nxt = self._apply_quiet(step)
                 if nxt is not None:

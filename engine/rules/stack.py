@@ -287,8 +287,7 @@ class StackState(StateBase):
 
     def play(self, step: Step | str) -> "StackState":
         if step in self._legal:
-            if type(step) is not Step:
-                step = self.rules.by_text[step]
+            step = self.rules.by_text[step]  # the game's own step, also for one built by hand
             return self._apply(step)
         why = self.why_illegal(step)
         text = step if isinstance(step, str) else repr(step)

@@ -308,7 +308,7 @@ class TableauxState(StateBase):
         why = self.why_illegal(step)
         if why:
             raise IllegalStep(step if isinstance(step, str) else repr(step), why)
-        step = step if type(step) is Step else self.rules.parse(step)
+        step = self.rules.parse(step)  # the game's own step, also for a Step built by hand
         nxt = TableauxState.__new__(TableauxState)
         for name in TableauxState.__slots__:
             setattr(nxt, name, getattr(self, name))
