@@ -77,21 +77,27 @@ TARGETS: dict[str, Target] = {
     ),
     "stabiliser": Target(
         "arbiter/stabiliser.py",
-        ("tests/test_stabiliser.py", "tests/test_hand_check.py"),
+        # test_referee_door: the stabiliser's refusals of malformed readings and settings
+        ("tests/test_stabiliser.py", "tests/test_hand_check.py", "tests/test_referee_door.py",
+         "tests/test_mutants_stabiliser.py"),
     ),
     "wire": Target(
         "firmware_bridge/wire.py",
-        ("tests/test_serial_protocol.py", "tests/test_mutants_wire.py"),
+        # test_serial_link and test_serial_firmware drive the Decoder and crc_checks through the
+        # host's link and the chip's loop
+        ("tests/test_serial_protocol.py", "tests/test_mutants_wire.py", "tests/test_serial_link.py",
+         "tests/test_serial_firmware.py"),
         # it parses the module's source to check it stays MicroPython; mutmut's copy is not
         skip=("tests/test_serial_protocol.py::test_the_chips_code_is_python_micropython_understands",),
     ),
     "journal": Target(
         "arbiter/journal.py",
-        ("tests/test_journal.py", "tests/test_mutants_journal.py"),
+        ("tests/test_journal.py", "tests/test_journal_safety.py", "tests/test_mutants_journal.py"),
     ),
     "referee": Target(
         "arbiter/referee.py",
-        ("tests/test_referee.py", "tests/test_referee_unsure.py", "tests/test_mutants_referee.py"),
+        ("tests/test_referee.py", "tests/test_referee_unsure.py", "tests/test_referee_door.py",
+         "tests/test_mutants_referee.py"),
     ),
 }
 
