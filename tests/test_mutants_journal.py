@@ -8,15 +8,18 @@ write after good ones, and values JSON cannot hold.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
-from arbiter.journal import Journal, JournalError, list_journals, load_journal, new_journal_path, \
-    parse_journal, replay_journal, resume
+import arbiter.journal as journal_module
+from arbiter.journal import Journal, JournalError, latest_unfinished, list_journals, load_journal, \
+    new_journal_path, parse_journal, replay_journal, resume, usable_journal_dir
 
 HEADER = {"arbiter_journal": 1, "game": "nine-mens-morris", "options": {}, "chooser": None,
           "created": "2025-05-01T12:00:00+00:00", "reader": "colour", "time_control": None}
@@ -322,3 +325,166 @@ def test_an_empty_journal_and_a_torn_first_step():
     c = parse_journal(lines() + b'{"seq": 1, "ev', "g.jsonl")
     assert c.steps == [] and len(c.warnings) == 1
     assert "line 2 was cut off by a crash while it was written (it has no end of line)" in c.warnings[0]
+
+
+# -- the merged journal: safe names, setup in the header, reopening ---------------------------------
+# Survivors of the journal's run on the code after the journal-safety work (docs/testing.md).
+
+WHEN = datetime(2025, 5, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def test_a_name_claimed_by_a_crashed_start_does_not_hide_an_older_unfinished_game(tmp_path):
+    j = Journal.new("tapatan", directory=tmp_path, now=WHEN)
+    j.append_step("a1")
+    j.close()
+    empty = new_journal_path("tapatan", tmp_path, WHEN + timedelta(hours=1))
+    empty.write_bytes(b"")
+    os.utime(j.path, (1_000_000, 1_000_000))  # the empty one is the newest
+    assert list_journals(tmp_path)[0] == empty
+    assert latest_unfinished(tmp_path) == j.path
+
+
+def test_the_first_name_for_a_game_is_the_plain_one():
+    assert new_journal_path("tapatan", "/x", WHEN).name.endswith("_tapatan.jsonl")
+    assert new_journal_path("tapatan", "/x", WHEN, 1) == new_journal_path("tapatan", "/x", WHEN)
+    assert new_journal_path("tapatan", "/x", WHEN, 2).name.endswith("_tapatan-2.jsonl")
+
+
+def test_the_thousandth_game_in_one_second_is_refused_with_what_to_do(tmp_path):
+    for n in range(1, 1000):
+        new_journal_path("tapatan", tmp_path, WHEN, n).write_bytes(b"")
+    with pytest.raises(JournalError, match=r"999 games begun at \d\d:\d\d:\d\d in .*: move some out"):
+        Journal.new("tapatan", directory=tmp_path, now=WHEN)
+
+
+def test_resume_hands_back_the_loaded_game(tmp_path):
+    j = Journal.new("tapatan", directory=tmp_path)
+    j.append_step("a1")
+    j.close()
+    r = resume(j.path)
+    try:
+        assert r.game.name == "tapatan" and r.state.position()
+    finally:
+        r.journal.close()
+
+
+def test_a_clone_has_its_own_copy_of_the_setup(tmp_path):
+    path = tmp_path / "g.jsonl"
+    Journal.create(path, "tapatan", setup={"reader": "sim", "leds": True}).close()
+    contents = load_journal(path)
+    c = contents.clone()
+    assert c.setup == {"reader": "sim", "leds": True} and c.setup is not contents.setup
+
+
+def test_a_setup_json_cannot_hold_is_refused_naming_the_setup(tmp_path):
+    with pytest.raises(JournalError, match="^the game's setup cannot be written as JSON"):
+        Journal.create(tmp_path / "g.jsonl", "tapatan", setup={"x": float("nan")})
+
+
+def test_a_failed_create_says_why_in_the_systems_words(tmp_path, monkeypatch):
+    def full(path, data, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal_module, "create_new", full)
+    p = tmp_path / "g.jsonl"
+    with pytest.raises(JournalError) as info:
+        Journal.create(p, "tapatan")
+    assert str(info.value) == f"cannot create the journal {p}: No space left on device"
+
+
+def test_create_makes_a_new_folders_name_durable_and_only_then(tmp_path, monkeypatch):
+    synced = []
+    monkeypatch.setattr(journal_module, "fsync_dir", lambda folder: synced.append(Path(folder)))
+    Journal.create(tmp_path / "new" / "g.jsonl", "tapatan").close()
+    assert synced == [tmp_path], "the new folder's entry is in its parent"
+    Journal.create(tmp_path / "g.jsonl", "tapatan").close()
+    assert synced == [tmp_path], "an existing folder needs nothing"
+
+
+def test_a_games_folder_that_cannot_be_made_or_written_says_why(tmp_path, monkeypatch):
+    def refuse(self, *a, **kw):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    with monkeypatch.context() as m:
+        m.setattr(Path, "mkdir", refuse)
+        with pytest.raises(JournalError) as info:
+            usable_journal_dir(tmp_path / "games")
+    assert f"the journal folder {tmp_path / 'games'} cannot be made (Permission denied): pick a folder" \
+        in str(info.value)
+    real_open = os.open
+
+    def read_only(path, *a, **kw):
+        if ".arbiter-probe" in str(path):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(path, *a, **kw)
+
+    with monkeypatch.context() as m:
+        m.setattr(journal_module.os, "open", read_only)
+        with pytest.raises(JournalError) as info:
+            usable_journal_dir(tmp_path)
+    assert f"cannot write games in {tmp_path} (Read-only file system): pick a folder" in str(info.value)
+
+
+def test_the_folder_check_never_writes_through_a_link_planted_at_its_probe(tmp_path, monkeypatch):
+    monkeypatch.setattr(journal_module.random, "getrandbits", lambda k: 0x1234)
+    target = tmp_path / "elsewhere"
+    (tmp_path / f".arbiter-probe-{os.getpid()}-00001234").symlink_to(target)
+    with pytest.raises(JournalError, match="cannot write games in"):
+        usable_journal_dir(tmp_path)
+    assert not target.exists()
+
+
+def _closed_after_a1(tmp_path):
+    j = Journal.new("tapatan", directory=tmp_path)
+    j.append_step("a1")
+    j.close()
+    return j
+
+
+def test_a_line_torn_by_a_failed_write_is_taken_back_on_reopening(tmp_path):
+    j = _closed_after_a1(tmp_path)
+    with open(j.path, "ab") as fh:
+        fh.write(b'{"seq":2,"event":"st')  # the write that failed got this far
+    j.append_step("d1")
+    j.close()
+    assert load_journal(j.path).steps == ["a1", "d1"]
+
+
+def test_our_own_unrecorded_line_landed_whole_is_taken_back_not_doubled(tmp_path):
+    j = _closed_after_a1(tmp_path)
+    with open(j.path, "ab") as fh:  # the write landed but was reported failed: one whole line
+        fh.write(b'{"seq":2,"event":"step","ply":2,"step":"d1"}\n')
+    j.append_step("d1")
+    j.close()
+    assert load_journal(j.path).steps == ["a1", "d1"]
+
+
+def test_a_journal_cut_short_while_closed_is_refused(tmp_path):
+    j = _closed_after_a1(tmp_path)
+    with open(j.path, "r+b") as fh:
+        fh.truncate(os.path.getsize(j.path) - 3)
+    with pytest.raises(JournalError, match="was cut short while it was closed: the event was NOT recorded"):
+        j.append_step("d1")
+
+
+def test_a_reopening_that_fails_says_why_in_the_systems_words(tmp_path, monkeypatch):
+    j = _closed_after_a1(tmp_path)
+    j.path.rename(tmp_path / "elsewhere.jsonl")
+    with pytest.raises(JournalError) as info:
+        j.append_step("d1")
+    assert f"{j.path} is closed and cannot be opened again (No such file or directory)" in str(info.value)
+    (tmp_path / "elsewhere.jsonl").rename(j.path)
+    with open(j.path, "ab") as fh:
+        fh.write(b'{"seq":2')
+
+    def broken(fd, size):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(journal_module.os, "ftruncate", broken)
+    with pytest.raises(JournalError) as info:
+        j.append_step("d1")
+    assert str(info.value) == f"{j.path} cannot be opened again (Input/output error): the event was NOT recorded"
+    monkeypatch.undo()
+    j.append_step("d1")  # the descriptor was let go: the file opens again, unlocked
+    j.close()
+    assert load_journal(j.path).steps == ["a1", "d1"]
