@@ -8,6 +8,8 @@ the words of a correction, and the referee's own tests still passed. Each is che
 
 from __future__ import annotations
 
+import pytest
+
 from arbiter import referee as R
 from engine.observation import Observation
 from test_referee import THREE_OPENING, Table, W, changed
@@ -249,3 +251,38 @@ def test_an_unchanged_board_carries_nothing():
     t = Table("tapatan", "colour")
     v = t.show(t.ref.state)
     assert v.kind == R.UNCHANGED and v.steps == () and v.undone == () and v.points == () and v.to_remove == ()
+
+
+# -- the merged referee: the words for unread spots, the hold times ----------------------------------
+# Survivors of the referee's run on the merged code (docs/testing.md).
+
+
+def test_unread_spots_are_named_grouped_by_the_readers_note():
+    words = R.Referee._unread_words(["a1", "a4", "a7"], {"a1": "a fault", "a7": "a fault"})
+    assert words == "a1, a7: a fault; a4: unread"
+
+
+def test_unread_spots_past_six_are_cut_short_with_an_ellipsis():
+    six = ["a1", "a4", "a7", "b2", "b4", "b6"]
+    notes = {s: "dim" for s in six + ["c3"]}
+    assert R.Referee._unread_words(six, notes) == "a1, a4, a7, b2, b4, b6: dim"
+    assert R.Referee._unread_words(six + ["c3"], notes) == "a1, a4, a7, b2, b4, b6...: dim"
+
+
+def test_an_unclear_board_names_the_unread_spot_and_at_most_four_doubted_ones():
+    ref = R.Referee("nine-mens-morris")
+    words = ref._unclear_words(["a1", "b2", "b4", "b6", "c3", "c4"], {"a1": "dim"})
+    assert words == "I can't read a1: dim; nor b2, b4, b6, c3 clearly. Nothing changed yet."
+    assert ref._unclear_words(["a1"], {"a1": "dim"}) == "I can't read a1: dim. Nothing changed yet."
+
+
+@pytest.mark.parametrize("hold", [0, 0.5, 600])
+def test_hold_times_from_zero_to_ten_minutes_are_accepted(hold):
+    ref = R.Referee("nine-mens-morris", takeback_hold_s=hold, doubt_hold_s=hold)
+    assert ref.takeback_hold_s == hold and ref.doubt_hold_s == hold
+
+
+@pytest.mark.parametrize("hold", [-0.1, 600.1, float("nan")])
+def test_hold_times_outside_zero_to_ten_minutes_are_refused(hold):
+    with pytest.raises(ValueError, match="takeback_hold_s must be a number of seconds from 0 to 600"):
+        R.Referee("nine-mens-morris", takeback_hold_s=hold)
