@@ -286,3 +286,19 @@ def test_hold_times_from_zero_to_ten_minutes_are_accepted(hold):
 def test_hold_times_outside_zero_to_ten_minutes_are_refused(hold):
     with pytest.raises(ValueError, match="takeback_hold_s must be a number of seconds from 0 to 600"):
         R.Referee("nine-mens-morris", takeback_hold_s=hold)
+
+
+def test_the_first_candidate_is_chosen_by_index_zero_and_a_wrong_choice_lists_them_all():
+    t = Table("nine-mens-morris", "occupancy")
+    v = t.show(t.after("a1", "g7"))
+    listed = "; ".join(" ".join(c) for c in v.candidates)
+    with pytest.raises(ValueError) as info:
+        t.ref.choose(("d2", "d6"))
+    assert str(info.value) == f"d2 d6 is not one of the candidates ({listed})"
+    done = t.ref.choose(0)
+    assert done.accepted and done.steps == v.candidates[0]
+
+
+def test_a_bad_doubt_hold_is_refused_by_its_own_name():
+    with pytest.raises(ValueError, match="^doubt_hold_s must be a number of seconds from 0 to 600"):
+        R.Referee("nine-mens-morris", doubt_hold_s=-1)
