@@ -302,3 +302,12 @@ def test_the_first_candidate_is_chosen_by_index_zero_and_a_wrong_choice_lists_th
 def test_a_bad_doubt_hold_is_refused_by_its_own_name():
     with pytest.raises(ValueError, match="^doubt_hold_s must be a number of seconds from 0 to 600"):
         R.Referee("nine-mens-morris", doubt_hold_s=-1)
+
+
+def test_a_take_back_of_more_than_one_turn_says_how_many_turns():
+    from test_referee_door import NMM, Table as DoorTable
+
+    t = DoorTable(NMM, "colour", "a1", "g7", "d1", "a7", "b2", "f6", "d2", "d6")
+    v = t.show(t.ref._states[5], t=10.0)  # three turns back: f6, d2 and d6
+    assert v.kind == R.TAKEBACK_PENDING
+    assert "Take back 3 steps? That is 3 turns: press the confirm button" in v.message
