@@ -311,3 +311,11 @@ def test_a_take_back_of_more_than_one_turn_says_how_many_turns():
     v = t.show(t.ref._states[5], t=10.0)  # three turns back: f6, d2 and d6
     assert v.kind == R.TAKEBACK_PENDING
     assert "Take back 3 steps? That is 3 turns: press the confirm button" in v.message
+
+
+def test_a_cleared_board_leaves_the_referee_waiting_on_a_board_to_put_right():
+    from test_referee_door import NMM, Table as DoorTable
+
+    t = DoorTable(NMM, "colour", "a1", "a7", "d1", "g7", "b2", "f6")
+    assert t.show({}, t=10.0).kind == R.CLEARED
+    assert t.ref.waiting_for == R.ILLEGAL, "the game waits until the pieces are back"
