@@ -319,3 +319,18 @@ def test_a_cleared_board_leaves_the_referee_waiting_on_a_board_to_put_right():
     t = DoorTable(NMM, "colour", "a1", "a7", "d1", "g7", "b2", "f6")
     assert t.show({}, t=10.0).kind == R.CLEARED
     assert t.ref.waiting_for == R.ILLEGAL, "the game waits until the pieces are back"
+
+
+def test_a_drawn_game_is_announced_with_its_reason_in_plain_words():
+    import random
+
+    import engine
+
+    game = engine.load("nine-mens-morris", move_cap=20)
+    s, rng = game.new(), random.Random(1)
+    while s.result is None:
+        s = s.play(rng.choice(s.legal_steps()))
+    assert s.result.draw
+    ref = R.Referee(game, "colour", state=s)
+    assert ref.next_words() == f"The game is a draw: {R.plain(s.result.reason)}."
+    assert ref.next_words() == "The game is a draw: 20 moves without a capture."
