@@ -63,6 +63,30 @@ def _temp(folder: Path, name: str, mode: int) -> tuple[Path, int]:
             continue
 
 
+def _filled_temp(folder: Path, name: str, data: bytes | str, mode: int, sync: bool) -> Path:
+    """A new temporary file beside the target holding ``data`` (fsynced when ``sync``), closed;
+    removed again if the write fails."""
+    tmp, fd = _temp(folder, name, mode)
+    try:
+        try:
+            _write_all(fd, _as_bytes(data))
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        _discard(tmp)
+        raise
+    return tmp
+
+
+def _discard(tmp: Path) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int = 0o644, sync: bool = True) -> Path:
     """Replace ``path`` with ``data`` (text is written as UTF-8) so that a crash leaves the old file
     or the new one. Raises OSError as the system reports it; the temporary file is removed then.
@@ -71,20 +95,11 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str, *, mode: int =
     the simulated board): a killed process still leaves the old file or the new one."""
     p = Path(path)
     folder = p.parent
-    tmp, fd = _temp(folder, p.name, mode)
+    tmp = _filled_temp(folder, p.name, data, mode, sync)
     try:
-        try:
-            _write_all(fd, _as_bytes(data))
-            if sync:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
         os.replace(tmp, p)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
     if sync:
         fsync_dir(folder)
@@ -101,13 +116,8 @@ def create_new(path: str | os.PathLike[str], data: bytes | str, *, mode: int = 0
     """
     p = Path(path)
     folder = p.parent
-    tmp, fd = _temp(folder, p.name, mode)
+    tmp = _filled_temp(folder, p.name, data, mode, sync=True)
     try:
-        try:
-            _write_all(fd, _as_bytes(data))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
         try:
             os.link(tmp, p, follow_symlinks=False)
         except FileExistsError:
@@ -116,9 +126,6 @@ def create_new(path: str | os.PathLike[str], data: bytes | str, *, mode: int = 0
             os.close(os.open(p, _NEW, mode))
             os.replace(tmp, p)
     finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
     fsync_dir(folder)
     return p

@@ -141,23 +141,30 @@ def kills(n: int, work: Path, rng: random.Random, window: tuple[float, float] = 
         time.sleep(rng.uniform(*window))
         p.send_signal(signal.SIGKILL)
         out, _ = p.communicate()
-        journals = list(folder.glob("*.jsonl"))
-        if not journals:
-            counts["before_the_journal"] += 1
-            continue
-        (path,) = journals
-        held = _journal(path)
-        shown = _announced(out)
-        counts["announced"] += len(shown)
-        if not _prefix_ok(shown, held["steps"]):
-            counts["lost_announced"] += 1
-            print(f"  kill {i}: announced {shown} but the journal holds {held['steps']}")
-        if held["ended"] is None and "Game over" not in out:
-            _resume("tapatan", path, work, env, counts, held["steps"])
-        else:
-            counts["resumed_to_the_end"] += 1  # killed after the end: nothing to resume
-            counts["over_before_the_kill"] += 1
+        _after_the_kill(f"kill {i}", folder, out, work, env, counts)
     return counts
+
+
+def _after_the_kill(name: str, folder: Path, out: str, work: Path, env, counts: dict, length: int | None = None) -> None:
+    """Count what a killed game announced against what its journal holds, then carry the game on
+    with the bare ``--resume JOURNAL`` unless it was over (or, with ``length``, played out)."""
+    journals = list(folder.glob("*.jsonl"))
+    if not journals:
+        counts["before_the_journal"] += 1
+        return
+    (path,) = journals
+    held = _journal(path)
+    shown = _announced(out)
+    counts["announced"] += len(shown)
+    if not _prefix_ok(shown, held["steps"]):
+        counts["lost_announced"] += 1
+        print(f"  {name}: announced {shown} but the journal holds {held['steps']}")
+    unfinished = length is None or len(held["steps"]) < length
+    if held["ended"] is None and "Game over" not in out and unfinished:
+        _resume("tapatan", path, work, env, counts, held["steps"])
+    else:
+        counts["resumed_to_the_end"] += 1  # killed after the end: nothing to resume
+        counts["over_before_the_kill"] += 1
 
 
 def serial_kills(n: int, work: Path, rng: random.Random, every: float) -> dict:
@@ -185,22 +192,7 @@ def serial_kills(n: int, work: Path, rng: random.Random, every: float) -> dict:
             time.sleep(rng.uniform(1.0, 1.5 + every * len(TAPATAN_WIN)))
             p.send_signal(signal.SIGKILL)
             out, _ = p.communicate()
-            journals = list(folder.glob("*.jsonl"))
-            if not journals:
-                counts["before_the_journal"] += 1
-                continue
-            (path,) = journals
-            held = _journal(path)
-            shown = _announced(out)
-            counts["announced"] += len(shown)
-            if not _prefix_ok(shown, held["steps"]):
-                counts["lost_announced"] += 1
-                print(f"  serial kill {i}: announced {shown} but the journal holds {held['steps']}")
-            if held["ended"] is None and "Game over" not in out and len(held["steps"]) < len(TAPATAN_WIN):
-                _resume("tapatan", path, work, env, counts, held["steps"])
-            else:
-                counts["resumed_to_the_end"] += 1
-                counts["over_before_the_kill"] += 1
+            _after_the_kill(f"serial kill {i}", folder, out, work, env, counts, len(TAPATAN_WIN))
         finally:
             sim.kill()
             sim.wait()
