@@ -65,6 +65,9 @@ def load_set(set_dir) -> dict:
     set_dir = Path(set_dir)
     meta = json.loads((set_dir / "set.json").read_text())
     meta["dir"] = str(set_dir)
+    # A set cut to its regression sample (docs/photoreal.md, "Where the frames are") keeps only
+    # the setups the tests name: its figures are not the whole set's.
+    meta["complete_here"] = "sample" not in meta
     return meta
 
 
@@ -262,7 +265,7 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
         g["after_step"] = _after_step(g)
         g["refused_reasons"] = dict(g["refused_reasons"].most_common())
     return {"set": meta.get("set", Path(set_dir).name), "dir": str(set_dir), "complete": meta.get("complete", True),
-            "games": games, "setups": per_setup, "frames": per_frame, "totals": _totals(games)}
+            "sample": meta.get("sample"), "games": games, "setups": per_setup, "frames": per_frame, "totals": _totals(games)}
 
 
 def _score_step(g: dict, obs, want: dict) -> str:
@@ -324,7 +327,9 @@ def fmt(v, spec=".1f") -> str:
 def table(res: dict) -> str:
     head = (f"{'game':30} {'setups':>6} {'cal ok':>6} {'clear':>5} {'pt err %':>9} {'right %':>8} {'refused':>9} "
             f"{'hand read':>9} {'ms med':>7} {'ms p99':>7}   simulator (err %, right %)")
-    lines = [f"set {res['set']} ({res['dir']})" + ("" if res["complete"] else "  [set incomplete]"), head,
+    lines = [f"set {res['set']} ({res['dir']})" + ("" if res["complete"] else "  [set incomplete]")
+             + (f"  [regression sample: setups {', '.join(res['sample']['setups'])} only; make photoreal-fetch for the whole set]"
+                if res.get("sample") else ""), head,
              "-" * len(head)]
     for name, g in list(res["games"].items()) + [("all", res["totals"])]:
         fam = "brain-hanky" if name.startswith("brain-hanky") else "htjb"
