@@ -43,8 +43,8 @@ def cache_dir() -> Path:
 
 
 def solved_games() -> list[str]:
-    """Every game name with hints (default options)."""
-    return [n for n in engine.names() if solver.solvable(engine.load(n))]
+    """Every game name with hints (default options): the solved games, and Brainmaster's code breaker."""
+    return [n for n in engine.names() if solver.solvable(engine.load(n)) or engine.spec(n).family == "brainmaster"]
 
 
 class HintStore:
@@ -123,6 +123,8 @@ class HintStore:
         """The value of ``state`` for the player to move and every best step."""
         if state.result is not None:
             raise HintError(f"the game is over ({state.result.reason})")
+        if game.spec.family == "brainmaster":
+            return self.code_hint(game, state)
         if game.spec.family == "tableaux":
             got = solver.tableaux_hint(state)
             if got is None:
@@ -132,6 +134,39 @@ class HintStore:
         if got is None:
             raise HintError("this position cannot be reached from the start of the game, so it is not in the table")
         return got
+
+
+    def code_hint(self, game, state) -> solver.Hint:
+        """Brainmaster: codes still possible and a next guess. The solver's opening (its two
+        costliest searches) is kept in the cache folder like a solved game, so only the first
+        hint for a game size waits for it (a second or two for 5 colours, a few for 6)."""
+        from engine import codebreaker
+
+        rules = game.rules
+        breaker = codebreaker.Codebreaker.for_size(rules.n_colours, rules.pegs)
+        if state.stage == "guess" and not breaker.opening_ready:
+            self._load_opening(breaker)
+        got = codebreaker.hint(state, breaker)
+        if got is None:
+            raise HintError("hints are for the code breaker, when a guess row is to be filled")
+        return got
+
+    def _load_opening(self, breaker) -> None:
+        path = self.directory / f"brainmaster-{breaker.colours}x{breaker.pegs}-w{breaker.width}-l{breaker.limit}.json"
+        try:
+            breaker.load_opening(json.loads(path.read_text()))
+        except (OSError, ValueError, KeyError, TypeError):
+            self.progress(f"Working out the code breaker's opening for {breaker.colours} colours once; it is kept "
+                          f"in {self.directory}.")
+            book = breaker.opening()
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                write_atomic(path, json.dumps(book), sync=False)
+            except OSError as exc:
+                if not self._warned:
+                    self._warned = True
+                    self.warn(f"cannot keep the code breaker's opening in {self.directory} "
+                              f"({exc.strerror or exc}); it is worked out again next time.")
 
 
 __all__ = ["HintError", "HintStore", "cache_dir", "solved_games"]

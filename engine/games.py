@@ -16,6 +16,7 @@ from .boards import BoardGraph
 from .core import BadOption, Option, UnknownGame, resolve_options
 from .rules import mills
 from .rules.brain_hanky import HankyRules, HankySettings
+from .rules.brainmaster import BrainmasterRules, BrainmasterSettings
 from .rules.match import MatchRules
 from .rules.mills import MillRules, MillSettings
 from .rules.stack import SINGLE, TEAMS as STACK_TEAMS, TWO_COLOURS, StackRules, StackSettings
@@ -390,7 +391,33 @@ SPECS += (
              "brain-hanky", HankySettings(periodic=True, battle_lines=True), BATTLE_OPTIONS, _hanky_options),
 )
 
-FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules, "stack": StackRules, "tableaux": TableauxRules}
+
+
+def _brainmaster_options(settings: BrainmasterSettings, o: dict[str, Any]) -> BrainmasterSettings:
+    return replace(settings, rows=o["rows"], colours=o["colours"], pegs=o["pegs"], rounds=o["rounds"],
+                   solo=o["solo"])
+
+
+BRAINMASTER = GameSpec(
+    "brainmaster", "Brainmaster: crack a hidden code of 4 coloured pegs; black and white indicator pegs answer "
+                   "each guess; two codes a round, roles swapped",
+    "brainmaster", BrainmasterSettings(),
+    (Option("rows", int, 10, "guess rows on the board (boards.md section 5)", _between(8, 12)),
+     Option("colours", int, 5, "code peg colours in play (the box has 5)", _between(2, 8)),
+     Option("pegs", int, 4, "code pegs in a code (the board has 4 holes a row)", _between(4, 4)),
+     Option("rounds", int, 1, "agreed rounds, two codes each (solo: one code each); most points wins",
+            _between(1, 50)),
+     Option("solo", bool, False, "one player breaks codes the companion makes")),
+    _brainmaster_options,
+    notes=("BM-1: black for a right colour in the right hole, white for a right colour in a wrong hole, no peg "
+           "counted twice.",
+           "BM-2: the companion checks every row's indicator pegs and names a wrong row; the code is given "
+           "privately."))
+
+SPECS += (BRAINMASTER,)
+
+FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules, "stack": StackRules, "tableaux": TableauxRules,
+            "brainmaster": BrainmasterRules}
 # What each family is, in a line (``arbiter games`` lists the games under these headings).
 FAMILY_TITLES = {
     "mills": "The mill family: place, move, jump; lines remove or win (Morris, Morabaraba, Shax, the 3x3 "
@@ -398,6 +425,7 @@ FAMILY_TITLES = {
     "stack": "Tresillo Stack: chips stack up to five high; a Tresillo confiscates a stack",
     "tableaux": "Tableaux: take chips off the board; the last chip loses",
     "brain-hanky": "Brain Hanky: rings and gems on two webs",
+    "brainmaster": "Brainmaster: a code of coloured pegs, cracked row by row",
 }
 
 _BY_NAME = {spec.name: spec for spec in SPECS}

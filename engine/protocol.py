@@ -100,6 +100,11 @@ class State(Protocol):
     @property
     def time_limit(self) -> float | None: ...  # seconds the player to move has, if the rules clock it
 
+    @property
+    def private_to(self) -> int | None: ...  # the player whose next step is a secret (see StateBase)
+
+    def secrets(self) -> dict[int, dict[str, str]]: ...  # player -> what only they may see now
+
 
 @runtime_checkable
 class Rules(Protocol):
@@ -115,6 +120,7 @@ class Rules(Protocol):
     stack_limit: int
     reads_as: str
     settle_s: float | None
+    draws_private: bool
 
     @property
     def colours(self) -> int: ...  # how many piece colours are in play
@@ -133,6 +139,7 @@ class Rules(Protocol):
     def piece_name(self, colour: int, kind: str) -> str: ...
     def step_spots(self, step: Step) -> tuple[str, ...]: ...
     def explainer(self, sees: str) -> "Explainer": ...
+    def public_text(self, step: Step | str) -> str: ...  # a step as every player may see it
 
 
 class RulesBase:
@@ -151,6 +158,9 @@ class RulesBase:
     stack_limit = 1  # pieces that may stand on one spot (Stack: 5; Tableaux: chips two high)
     reads_as = "colour"  # the most a reader needs to see ("occupancy": Tableaux chips belong to nobody)
     settle_s: float | None = None  # how long a board must hold still before a step is read (None: the reader's)
+    # Whether the chance draws are secrets (a solo Brainmaster's codes, drawn by the companion):
+    # then no one is told them, and a record or journal keeps them sealed until the game ends.
+    draws_private = False
 
     def kind_at(self, spot: str) -> str:
         """The kind of piece that stands on ``spot`` (the first kind, unless a family says)."""
@@ -195,6 +205,13 @@ class RulesBase:
         if step.kind == CALL:
             return ()
         return tuple(p for p in (step.src, step.dst) if p)
+
+    def public_text(self, step: Step | str) -> str:
+        """``step`` as every player may see it (on the screen, the shared page, an announcement).
+
+        The step itself, unless it is a secret (``State.private_to`` said it was due): then only
+        what kind of step it was (a Brainmaster ``code=RBGY`` shows as ``code``)."""
+        return str(step)
 
     def explainer(self, sees: str) -> "Explainer":
         """How this family explains a board seen by a ``sees`` reader (cached per reader kind)."""
@@ -271,6 +288,24 @@ class StateBase:
         """Every piece on ``spot``, bottom first; ``position()`` shows only the last (the top)."""
         piece = self.position().get(spot)
         return (piece,) if piece is not None else ()
+
+    # -- secrets (a code under its cover, a secret goal): what a front end must keep private --
+    @property
+    def private_to(self) -> int | None:
+        """The player whose next step is a secret, or None (the default: nothing is secret).
+
+        A front end takes that step from that player alone (their private page, or hidden entry
+        while the others look away), never reads it off the board, never says it aloud, shows it
+        to others only as ``rules.public_text(step)``, and keeps its full text sealed in any record
+        others can read until the game is over. The engine itself plays the full step as usual."""
+        return None
+
+    def secrets(self) -> dict[int, dict[str, str]]:
+        """What each player alone may see now: player -> {name: value} (a code maker: the code).
+
+        Shown on that player's private page only; empty by default. A secret stops being one when
+        the family announces it in ``events`` (a cracked code is revealed)."""
+        return {}
 
     @property
     def time_limit(self) -> float | None:

@@ -19,6 +19,8 @@ def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
         return _stack_summary(game)
     if game.spec.family == "tableaux":
         return _tableaux_summary(game)
+    if game.spec.family == "brainmaster":
+        return _brainmaster_summary(game)
     return _mill_summary(game)
 
 
@@ -274,6 +276,42 @@ def _tableaux_summary(game: Game) -> list[tuple[str, list[str]]]:
     out.append(("End of the game", ends))
     out.append(("Notation", ["A play is the number of chips taken: 3; the companion also records the spots it "
                              "emptied: 3:a1,d4.  Calls: chips=30, draw=5, timeout, next-round."]))
+    return out + _options_section(game)
+
+
+def _brainmaster_summary(game: Game) -> list[tuple[str, list[str]]]:
+    from .rules.brainmaster import COLOUR_NAMES, LETTERS
+
+    s = game.settings
+    colours = ", ".join(f"{n} ({L})" for L, n in zip(LETTERS, COLOUR_NAMES[: s.colours]))
+    setup = [f"Board: {s.rows} guess rows of {s.pegs} code holes, each with {s.pegs} indicator holes, and a code "
+             f"row under a cover (boards.md section 5).",
+             f"Code pegs in {s.colours} colours: {colours}. A code is {s.pegs} pegs; a colour may repeat."]
+    if s.solo:
+        setup.append("Solo: the companion draws each code at random and keeps it; you break it.")
+    else:
+        setup.append("Player 1 makes the first code of a round and player 2 breaks it; then the roles swap for the "
+                     "round's second code. The maker gives the code to the companion privately (ruling BM-2).")
+    plays = ["The breaker fills the next guess row; the maker answers with indicator pegs: one black for each "
+             "peg of the right colour in the right hole, one white for each further peg of a right colour in a "
+             "wrong hole, no peg counted twice (ruling BM-1).",
+             "The companion checks every answer against the code: a wrong count is refused, naming the row and "
+             "the right count, until the maker puts it right (ruling BM-2)."]
+    if s.solo:
+        plays.append("Solo: the companion names each row's answer and you put its indicator pegs in.")
+    ends = [f"A code is cracked by a row of {s.pegs} black pegs, and holds when all {s.rows} rows are used "
+            "without; either way it is revealed and the board is cleared (next-code, next-round)."]
+    if s.solo:
+        ends.append(f"{s.rounds} code{'s' * (s.rounds != 1)} to break; the score is the rows used (fewer is "
+                    "better); a code that holds loses the game.")
+    else:
+        ends.append("A round's point goes to the breaker who cracked in fewer rows; a code that held gives its "
+                    "maker the point; equal rows score nothing, and two codes that held give each maker a point "
+                    "(ruling BM-2, docs/rules.md).")
+        ends.append(f"After {s.rounds} round{'s' * (s.rounds != 1)} most points wins; equal points draw.")
+    out = [("Set-up", setup), ("Playing", plays), ("End of the game", ends)]
+    out.append(("Notation", ["The code (a secret): code=RBGY.  A guess: row:colours, 3:RBGY.  An answer: "
+                             "row:NbNw, 3:2b1w (3:0b0w for none).  Calls: next-code, next-round."]))
     return out + _options_section(game)
 
 

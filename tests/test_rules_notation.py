@@ -51,6 +51,9 @@ def texts_for(game) -> list[tuple[str, str]]:
         return [(t, "Oz9" if t == "Oz9" else HANKY_UNKNOWN) for t in hanky_texts(a, b)]
     if family == "tableaux":
         return [(t, UNKNOWN) for t in tableaux_texts(next(iter(rules.index)))]
+    if family == "brainmaster":  # spots are implied by the row: an unknown row, or no step at all
+        beyond = str(rules.settings.rows + 1)
+        return [(f"{beyond}:RBGY", beyond), (f"{beyond}:1b0w", beyond), (UNKNOWN, UNKNOWN)]
     points = list(inner.index)
     return [(t, UNKNOWN) for t in mill_texts(points[0], points[1])]
 

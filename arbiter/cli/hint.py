@@ -50,12 +50,14 @@ def hint(record: str, as_json: bool, cache_dir: str | None) -> None:
         fail(str(exc))
     mover = state.to_move
     if as_json:
-        click.echo(json.dumps({"game": game.name, "to_move": mover, "value": got.outcome, "steps": got.plies,
-                               "best": list(got.best)}))
+        out = {"game": game.name, "to_move": mover, "value": got.outcome, "steps": got.plies, "best": list(got.best)}
+        if hasattr(got, "possible"):  # a code breaker's hint: the codes that still fit the rows
+            out["possible"] = got.possible
+        click.echo(json.dumps(out))
         return
     console.print(f"{game.name}: player {mover} to move; {got.words()}.", soft_wrap=True)
     if got.best:
-        label = "best step" if len(got.best) == 1 else "best steps"
+        label = "next guess" if got.outcome == "open" else "best step" if len(got.best) == 1 else "best steps"
         console.print(f"{label}: {' '.join(got.best)}", soft_wrap=True)
     if got.outcome == "loss":
         console.print("(every step loses against best play; these hold out longest)", soft_wrap=True)

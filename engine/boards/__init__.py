@@ -9,11 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .brain_hanky import BrainHankyBoard, brain_hanky_board
+from .brainmaster import BrainmasterBoard, brainmaster_board
 from .graph import BoardError, BoardGraph
 from .htjb import HOME_RANKS, build_all as _build_htjb
 
-__all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "HOME_RANKS", "board", "board_names",
-           "brain_hanky_board", "brain_hanky_for"]
+__all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "BrainmasterBoard", "HOME_RANKS", "board", "board_names",
+           "brain_hanky_board", "brain_hanky_for", "brainmaster_board"]
 
 # Default Brain Hanky boards by name: plain, periodic, orange-only periodic, 4x expanded.
 _BRAIN_HANKY = {
@@ -29,6 +30,9 @@ def _registry() -> dict[str, BoardGraph]:
     boards = dict(_build_htjb())
     for name, args in _BRAIN_HANKY.items():
         boards[name] = brain_hanky_board(*args).graph
+    for rows in range(8, 13):  # Brainmaster's --rows 8..12, four holes a row
+        graph = brainmaster_board(rows, 4).graph
+        boards[graph.name] = graph
     return boards
 
 
