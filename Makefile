@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,9 @@ bench: $(STAMP)
 # Solved games: value from the start, positions, solve time and hint cost (about 30 s).
 bench-solve: $(STAMP)
 	$(BIN)/python benchmarks/solve.py
+
+bench-mastermind: $(STAMP)
+	$(BIN)/python benchmarks/mastermind.py
 
 bench-hanky: $(STAMP)
 	$(BIN)/python benchmarks/brain_hanky.py
