@@ -26,7 +26,7 @@ def describe_step(rules: Any, before: Any, step: Step) -> str:
         n = step.count
         return f"{who} took {n} chip{'s' if n != 1 else ''}."
     if step.kind == CALL:
-        return f"{who}: {step.dst}."
+        return f"{who}: {rules.public_text(step)}."  # a secret call (a code) is named, never shown
     if step.kind == JUMP:
         return f"{who} jumped from {step.src} to {step.dst}."
     if step.kind == MOVE and len(step.path) > 2:

@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import engine
-from engine.core import CALL, JUMP, MOVE, PLACE, REMOVE, TAKE, Piece
+from engine.core import CALL, CLUSTER, JUMP, MOVE, PLACE, REMOVE, TAKE, Piece
 from hardware.buttons import Role, SimulatedButtons
 
 from .. import referee as R
@@ -251,15 +251,25 @@ class Table:
         return Piece(self.session.mover(), self.game.rules.kind_at(spot))
 
     def _cluster(self, square: str, words: Sequence[str]) -> None:
-        """Every piece of a step that puts several down at once (a Brain Hanky cluster on ``square``)."""
+        """Every piece of a step that puts several down at once (a Brain Hanky cluster on
+        ``square``, a Brainmaster guess ``3:RBGY``): of the colour the words name, or without
+        words the pieces the rules put there (the mover's, or a guess row's several colours)."""
         rules = self.game.rules
-        colour = parse_piece(self.game, words).owner if words else self.session.mover()
         try:
-            spots = rules.step_spots(rules.parse(square))
+            step = rules.parse(square)
+            spots = rules.step_spots(step)
         except engine.IllegalStep as exc:
             raise ScenarioError(f"cluster {square}: {exc.reason}") from None
+        if words:
+            colour = parse_piece(self.game, words).owner
+            pieces = {spot: Piece(colour, rules.kind_at(spot)) for spot in spots}
+        else:
+            state = self.session.state
+            after = state.play(step).position() if state.why_illegal(step) is None else {}
+            mover = self.session.mover()
+            pieces = {spot: after.get(spot) or Piece(mover, rules.kind_at(spot)) for spot in spots}
         for spot in spots:
-            self.board.put(spot, Piece(colour, rules.kind_at(spot)))
+            self.board.put(spot, pieces[spot])
 
 
 # ============================================================================ players
@@ -286,8 +296,17 @@ def step_actions(state, step) -> list[Action]:
         if after.position() != state.position() or any(after.stack(s) != state.stack(s) for s in after.position()):
             return [Action("setout", (str(step),))]  # a new round: the board is set out afresh
         return []  # said with the buttons only
-    if step.src is None and len(state.rules.step_spots(step)) > 1:
-        return [Action("cluster", (step.dst, colour))]  # several pieces put down at once
+    spots = state.rules.step_spots(step)
+    if step.src is None and (len(spots) > 1 or step.kind == CLUSTER):
+        # Several pieces put down at once (a Brain Hanky cluster, a Brainmaster guess row). Said
+        # with the mover's colour when every piece is theirs; otherwise each spot gets the piece
+        # the rules put there (a guess of four colours).
+        if not spots:
+            return []  # puts nothing down (an answer of no indicator pegs): said with the buttons only
+        after = state.play(step).position()
+        if all(after.get(s) is not None and after[s].owner == state.colour_to_move for s in spots):
+            return [Action("cluster", (step.dst, colour))]
+        return [Action("cluster", (step.dst,))]
     if step.kind == PLACE:
         return [Action("put", (step.dst, colour))]
     if step.kind == JUMP:

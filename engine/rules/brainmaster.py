@@ -30,8 +30,8 @@ Colour letters: R red, B blue, G green, Y yellow, O orange, P purple, C cyan, M 
 first ``colours`` of them are in play). Piece colours (``Piece.owner``): 1 black and 2 white for
 indicator pegs (kind ``key``), 3.. the code colours in that order (kind ``code``), so a colour
 keeps its number whatever ``--colours`` is. ``position()`` puts a row's black indicator pegs in
-its first indicator holes and the white ones after them: a real maker may use any holes, so a
-reader-side check must compare the counts of a row, not its holes.
+its first indicator holes and the white ones after them, and at the table the maker is asked to
+put them so (``brainmaster_explain``): the referee compares boards hole by hole.
 
 Secrets
 -------
@@ -210,6 +210,11 @@ class BrainmasterRules(RulesBase):
     def draw_values(self) -> tuple[int, ...] | None:
         """Solo: a code is drawn as its number (``decode``); two players draw nothing."""
         return tuple(range(self.n_codes)) if self.settings.solo else None
+
+    def _make_explainer(self, sees: str):
+        from .brainmaster_explain import BrainmasterExplainer
+
+        return BrainmasterExplainer(self, sees)
 
     # ------------------------------------------------------------------ codes
     def decode(self, number: int) -> tuple[int, ...]:
