@@ -73,7 +73,6 @@ class Codebreaker:
     # ------------------------------------------------------------------ choosing a guess
     def _ranked(self, left: np.ndarray) -> np.ndarray:
         """Every guess, best first by parts, then being possible, then expected part, then number."""
-        k = len(left)
         parts_of = self.scores[:, left].astype(np.int32)  # (guesses, possible codes)
         offset = np.arange(self.n, dtype=np.int32)[:, None] * self.answers
         counts = np.bincount((parts_of + offset).ravel(), minlength=self.n * self.answers).reshape(self.n, self.answers)
@@ -82,9 +81,7 @@ class Codebreaker:
         possible = np.zeros(self.n, dtype=bool)
         possible[left] = True
         # np.lexsort sorts by the last key first: most parts, possible first, fewest squares, number.
-        order = np.lexsort((np.arange(self.n), squares, ~possible, -parts))
-        del k
-        return order
+        return np.lexsort((np.arange(self.n), squares, ~possible, -parts))
 
     def _greedy(self, left: np.ndarray) -> int:
         """The first-ranked guess for ``left`` (no look-ahead)."""

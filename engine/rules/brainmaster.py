@@ -54,47 +54,15 @@ from typing import NamedTuple, Sequence
 from ..boards.brainmaster import BrainmasterBoard, brainmaster_board
 from ..core import CALL, CLUSTER, NEXT_ROUND, IllegalStep, Piece, Result, Step, preflight
 from ..protocol import Draws, RulesBase, StateBase
+from .code_pegs import (BLACK, CODE, COLOUR_NAMES, FIRST_CODE_COLOUR, KEY, LETTERS, WHITE, answer_text,
+                        answer_words, code_text, score)
 
-LETTERS = "RBGYOPCM"
-COLOUR_NAMES = ("red", "blue", "green", "yellow", "orange", "purple", "cyan", "magenta")
-BLACK, WHITE = 1, 2  # indicator peg colours (Piece.owner)
-FIRST_CODE_COLOUR = 3  # Piece.owner of the first code colour (red)
-CODE, KEY = "code", "key"  # piece kinds: code pegs in code holes, indicator pegs in indicator holes
 NEXT_CODE = "next-code"
 SET_CODE = "code="
 
 _PHASES = {"code": "set-up", "guess": "placement", "answer": "placement", "code-over": "round-over", "over": "over"}
 _GUESS = re.compile(r"^(\d+):([A-Za-z]+)$")
 _ANSWER = re.compile(r"^(\d+):(\d+)[bB](\d+)[wW]$")
-
-
-def score(secret: Sequence[int], guess: Sequence[int]) -> tuple[int, int]:
-    """BM-1: (black, white) for ``guess`` against ``secret``: black for each right colour in the
-    right hole; white for each further right colour in a wrong hole, no peg of either counted
-    twice (the common colours counted with their multiplicity, less the blacks)."""
-    black = sum(a == b for a, b in zip(secret, guess))
-    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
-    return black, common - black
-
-
-def code_text(code: Sequence[int]) -> str:
-    """A code as its letters: (0, 1, 2, 3) -> ``RBGY``."""
-    return "".join(LETTERS[c] for c in code)
-
-
-def answer_text(black: int, white: int) -> str:
-    return f"{black}b{white}w"
-
-
-def answer_words(black: int, white: int) -> str:
-    if not black and not white:
-        return "no indicator pegs"
-    parts = []
-    if black:
-        parts.append(f"{black} black")
-    if white:
-        parts.append(f"{white} white")
-    return " and ".join(parts)
 
 
 def wrong_rows(secret: Sequence[int], rows: Sequence[tuple[Sequence[int], tuple[int, int] | None]]) -> list[int]:

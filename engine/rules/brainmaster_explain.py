@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..explain import Explanation, Progress, TableExplainer
-from .brainmaster import BLACK, CODE, FIRST_CODE_COLOUR, KEY, WHITE, answer_words
+from .code_pegs import BLACK, CODE, FIRST_CODE_COLOUR, KEY, WHITE, answer_words
 
 
 class BrainmasterExplainer(TableExplainer):
