@@ -10,8 +10,10 @@ give, so more parts leave less to learn), a guess that could itself be the code 
 equals, then the smaller expected part, then the lower code number. The best few (``width``)
 are then tried ahead: each is followed by the same ranking on every part it makes, down to the
 end, and the one whose whole continuation needs the fewest guesses in all (and never more than
-the rows allow, ``limit``) is played. Nothing is random, so the same board always gets the same
-hint; ``benchmarks/mastermind.py`` plays it against every secret.
+the rows allow, ``limit``) is played; a set of more than ``LOOK_AHEAD_MOST`` codes is searched
+ahead only in the opening (the first two guesses, worked out once per size and kept by the
+caller), and otherwise gets the first-ranked guess. Nothing is random, so the same board always
+gets the same hint; ``benchmarks/mastermind.py`` plays it against every secret.
 
 This module needs numpy (a core dependency); the rules (``engine.rules.brainmaster``) do not, so
 it is imported only where a hint or the benchmark asks for it.
@@ -31,6 +33,7 @@ from .solve import Hint
 OPEN = "open"  # a code breaker's hint has no win/loss value: the code is still to be found
 WIDTH = 6  # top-ranked guesses tried ahead (benchmarks/mastermind.py measured 4 and 6 pegs' sizes with it)
 LIMIT = 5  # guesses no secret should need: the 4-peg, 6-colour worst case Knuth showed possible
+LOOK_AHEAD_MOST = 120  # larger sets of possible codes are searched ahead only in the opening
 
 
 class Codebreaker:
@@ -109,9 +112,14 @@ class Codebreaker:
             total, worst = total + t, max(worst, w)
         return total, worst
 
-    def plan(self, left: np.ndarray, depth: int = 0) -> tuple[int, int, int]:
+    def plan(self, left: np.ndarray, depth: int = 0, *, wide: bool = False) -> tuple[int, int, int]:
         """(guess, total guesses, worst case) for the possible codes ``left``, ``depth`` guesses in:
-        the best of the ``width`` top-ranked guesses, each followed greedily to the end."""
+        the best of the ``width`` top-ranked guesses, each followed greedily to the end.
+
+        More than ``LOOK_AHEAD_MOST`` possible codes are searched ahead only when ``wide`` (the
+        opening, worked out once): the solver's own play meets no larger set after its opening,
+        and a board whose first guesses were the players' own gets the first-ranked guess at
+        once rather than a search of seconds (its total and worst are then unknown, -1)."""
         key = left.tobytes() + bytes([depth])
         got = self._memo.get(key)
         if got is not None:
@@ -119,6 +127,8 @@ class Codebreaker:
         if len(left) <= 2:
             g = int(left[0])
             got = (g, (depth + 1) + (depth + 2) * (len(left) - 1), depth + len(left))
+        elif len(left) > LOOK_AHEAD_MOST and not wide:
+            got = (int(self._ranked(left)[0]), -1, -1)
         else:
             best = None
             for g in self._ranked(left)[: self.width]:
@@ -142,18 +152,21 @@ class Codebreaker:
             raise ValueError("no code fits these rows: an answer must be wrong")
         return self.plan(np.asarray(left), depth)[0]
 
+    def _choose_wide(self, left: np.ndarray, depth: int) -> int:
+        return self.plan(np.asarray(left), depth, wide=True)[0]
+
     # ------------------------------------------------------------------ the opening book
     def opening(self) -> dict[str, object]:
         """The first guess and the second for every answer to it: the costly searches (the first
         two sets are the largest), worked out once per size. ``load_opening`` takes it back, so a
         caller may keep it on disk (``arbiter.hints``)."""
         everything = np.arange(self.n)
-        first = self.choose(everything)
+        first = self._choose_wide(everything, 0)
         answers = self.scores[first]
         second = {}
         for a in np.unique(answers):
             if a != self.win:
-                second[int(a)] = self.choose(everything[answers == a], 1)
+                second[int(a)] = self._choose_wide(everything[answers == a], 1)
         self.opening_ready = True
         return {"colours": self.colours, "pegs": self.pegs, "width": self.width, "limit": self.limit,
                 "first": first, "second": second}
