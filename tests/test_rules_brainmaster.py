@@ -195,9 +195,14 @@ def test_the_code_step_is_shown_to_others_only_as_code():
     with pytest.raises(engine.IllegalStep) as info:
         play_all("brainmaster", ["code=RBGY"]).play("code=OOOO")
     assert "OOOO" not in str(info.value)  # a refused secret is not echoed
+    from engine.words import describe_step
+
+    said = describe_step(rules, s, rules.parse("code=RBGY"))
+    assert "code" in said and "RBGY" not in said  # what a referee would announce
     s = s.play("code=RBGY")
     assert all("RBGY" not in e for e in s.events)
     assert s.secrets() == {1: {"code": "RBGY"}}
+    assert rules.explainer("colour").unseen_steps(engine.load("brainmaster").new()) == []  # never on the buttons
 
 
 def test_solo_the_companion_draws_the_code_and_names_each_answer():
@@ -262,3 +267,9 @@ def test_a_complete_solo_game_with_the_solver_cracks_every_code():
         else:
             s = s.play(hint(s).best[0])
     assert s.result.winner == 1 and all(c.cracked and c.rows <= 6 for c in s.done)
+
+
+def test_other_families_keep_nothing_secret():
+    s = engine.load("nine-mens-morris").new()
+    assert s.private_to is None and s.secrets() == {}
+    assert s.rules.public_text("d2") == "d2" and not s.rules.draws_private
