@@ -33,7 +33,12 @@ from .solve import Hint
 OPEN = "open"  # a code breaker's hint has no win/loss value: the code is still to be found
 WIDTH = 6  # top-ranked guesses tried ahead (benchmarks/mastermind.py measured 4 and 6 pegs' sizes with it)
 LIMIT = 5  # guesses no secret should need: the 4-peg, 6-colour worst case Knuth showed possible
-LOOK_AHEAD_MOST = 120  # larger sets of possible codes are searched ahead only in the opening
+LOOK_AHEAD_MOST = 60  # larger sets are searched ahead only in the opening (own play meets at most 51 after it)
+LOOK_AHEAD_WORK = 60 * 1296  # ... and with more colours, fewer: a search's cost grows with codes x set
+# The opening is searched ahead up to 6 colours (1296 codes, 2.4-4.5 s once); with 7 or 8 colours
+# one greedy follow-through of the first guess alone takes over a second, so it is ranked only.
+WIDE_OPENING_MOST = 1296
+RANK_WORK = 1296 * 1296  # scores counted to rank guesses, at most: every code up to 6 colours
 
 
 class Codebreaker:
@@ -49,6 +54,7 @@ class Codebreaker:
         self.answers = (pegs + 1) ** 2
         self.win = pegs * (pegs + 1)  # every peg black
         self.scores = _score_table(self.codes, colours, pegs)
+        self._all = np.arange(self.n)
         self._memo: dict[bytes, tuple[int, int, int]] = {}  # possible codes -> (guess, total, worst)
         self.opening_ready = False  # the first two guesses are worked out (``opening``) or loaded
 
@@ -75,16 +81,24 @@ class Codebreaker:
 
     # ------------------------------------------------------------------ choosing a guess
     def _ranked(self, left: np.ndarray) -> np.ndarray:
-        """Every guess, best first by parts, then being possible, then expected part, then number."""
-        parts_of = self.scores[:, left].astype(np.int32)  # (guesses, possible codes)
-        offset = np.arange(self.n, dtype=np.int32)[:, None] * self.answers
-        counts = np.bincount((parts_of + offset).ravel(), minlength=self.n * self.answers).reshape(self.n, self.answers)
+        """The guesses, best first by parts, then being possible, then expected part, then number.
+
+        Every code is a candidate guess, unless that would mean more than ``RANK_WORK`` scores to
+        count (a large set with 7 or 8 colours): then only the possible codes themselves are."""
+        if self.n * len(left) <= RANK_WORK:
+            guesses = self._all
+            parts_of = self.scores[:, left].astype(np.int32)  # (guesses, possible codes)
+        else:
+            guesses = np.asarray(left)
+            parts_of = self.scores[np.ix_(guesses, left)].astype(np.int32)
+        k = len(guesses)
+        offset = np.arange(k, dtype=np.int32)[:, None] * self.answers
+        counts = np.bincount((parts_of + offset).ravel(), minlength=k * self.answers).reshape(k, self.answers)
         parts = (counts > 0).sum(axis=1)
         squares = (counts.astype(np.int64) ** 2).sum(axis=1)
-        possible = np.zeros(self.n, dtype=bool)
-        possible[left] = True
+        possible = np.isin(guesses, left)
         # np.lexsort sorts by the last key first: most parts, possible first, fewest squares, number.
-        return np.lexsort((np.arange(self.n), squares, ~possible, -parts))
+        return guesses[np.lexsort((guesses, squares, ~possible, -parts))]
 
     def _greedy(self, left: np.ndarray) -> int:
         """The first-ranked guess for ``left`` (no look-ahead)."""
@@ -116,7 +130,8 @@ class Codebreaker:
         """(guess, total guesses, worst case) for the possible codes ``left``, ``depth`` guesses in:
         the best of the ``width`` top-ranked guesses, each followed greedily to the end.
 
-        More than ``LOOK_AHEAD_MOST`` possible codes are searched ahead only when ``wide`` (the
+        More than ``LOOK_AHEAD_MOST`` possible codes (fewer with 7 or 8 colours, ``LOOK_AHEAD_WORK``)
+        are searched ahead only when ``wide`` (the
         opening, worked out once): the solver's own play meets no larger set after its opening,
         and a board whose first guesses were the players' own gets the first-ranked guess at
         once rather than a search of seconds (its total and worst are then unknown, -1)."""
@@ -127,7 +142,7 @@ class Codebreaker:
         if len(left) <= 2:
             g = int(left[0])
             got = (g, (depth + 1) + (depth + 2) * (len(left) - 1), depth + len(left))
-        elif len(left) > LOOK_AHEAD_MOST and not wide:
+        elif len(left) > min(LOOK_AHEAD_MOST, LOOK_AHEAD_WORK // self.n) and not wide:
             got = (int(self._ranked(left)[0]), -1, -1)
         else:
             best = None
@@ -153,7 +168,7 @@ class Codebreaker:
         return self.plan(np.asarray(left), depth)[0]
 
     def _choose_wide(self, left: np.ndarray, depth: int) -> int:
-        return self.plan(np.asarray(left), depth, wide=True)[0]
+        return self.plan(np.asarray(left), depth, wide=self.n <= WIDE_OPENING_MOST)[0]
 
     # ------------------------------------------------------------------ the opening book
     def opening(self) -> dict[str, object]:
