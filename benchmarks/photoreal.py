@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:
 import engine  # noqa: E402
 from engine.core import Piece  # noqa: E402
 from vision.calibration import CalibrationError, calibrate  # noqa: E402
-from vision.reader import BoardReader  # noqa: E402
+from vision.learned_reader import reader_for  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "photoreal"
 # The sets read for figures, in the order they are reported (the game set is read with --game).
@@ -145,13 +145,18 @@ def fit_error_px(game, H: np.ndarray, rec) -> tuple[float, float]:
     return float(np.median(e)), float(e.max())
 
 
-def calibrate_setup(set_dir, game, s, locate: str = "markers") -> tuple[object | None, str]:
+def calibrate_setup(set_dir, game, s, locate: str = "markers", classifier: str = "measured",
+                    embedder=None) -> tuple[object | None, str]:
     """(Calibration, "") or (None, the failure's message). ``locate``: "markers", or "outline"
-    (the board found by its own drawing, the play area's corner given as a user would)."""
+    (the board found by its own drawing, the play area's corner given as a user would).
+    ``classifier``: "measured" (the hand-set reader) or "learned" (``vision.learned_reader``,
+    its pieces learned as ``embedder`` sees them)."""
     if s["empty"] is None or s["pieces"] is None:
         return None, "the set has no calibration pictures for this setup"
     try:
         how = {} if locate == "markers" else {"method": "outline", "a1": corner_hint(game, s["empty"])}
+        if classifier == "learned":
+            how.update(classifier="learned", embedder=embedder)
         return calibrate(game, load_image(set_dir, s["empty"]), load_image(set_dir, s["pieces"]),
                          position=truth(s["pieces"]), **how), ""
     except CalibrationError as exc:
@@ -167,12 +172,13 @@ def _reason_kind(reason: str) -> str:
     return r[:200]
 
 
-def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | None = None) -> dict:
+def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | None = None,
+             classifier: str = "measured", embedder=None) -> dict:
     """Calibrate every setup of the set in ``set_dir``, read every frame, score per game.
 
     ``locate``: how calibration finds the board ("markers", or "outline": its own drawing, then
     every frame read through that fit, the camera held still); ``only``: setups whose game name
-    starts with this. Returns {"set", "games": {game: figures}, "setups": {setup: {...}},
+    starts with this; ``classifier``, ``embedder``: as ``calibrate_setup``. Returns {"set", "games": {game: figures}, "setups": {setup: {...}},
     "frames": [per frame]}; with "outline", each setup also gives ``fit_px``, the fit's (median,
     largest) distance from the true spots in the empty picture.
     """
@@ -194,7 +200,7 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
                                          "stepped_spots": 0, "stepped_wrong": 0, "no_step": 0})
         g["setups"] += 1
         t = time.perf_counter()
-        cal, err = calibrate_setup(meta["dir"], game, s, locate)
+        cal, err = calibrate_setup(meta["dir"], game, s, locate, classifier, embedder)
         per_setup[name] = {"game": s["game"], "calibrated": cal is not None, "error": err,
                            "calibrate_s": round(time.perf_counter() - t, 2), "frames": len(s["frames"])}
         if cal is not None and locate != "markers":
@@ -204,7 +210,7 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
             g["uncalibrated_frames"] += len(s["frames"])
             continue
         g["calibrated"] += 1
-        reader = BoardReader(cal)
+        reader = reader_for(cal, embedder)
         for rec in s["frames"]:
             img = load_image(meta["dir"], rec)
             t = time.perf_counter()
@@ -424,7 +430,7 @@ def pooled_table(pool: dict[str, dict]) -> str:
 
 
 # ---------------------------------------------------------------------------- the game set
-def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
+def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = "measured", embedder=None) -> dict:
     """Each setup's frames, in order, through the referee; steps accepted, wrong, illegal flags."""
     from arbiter import referee as R
     from arbiter.referee import Referee
@@ -434,7 +440,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
     out = {"set": meta.get("set"), "games": {}}
     for name, s in setups(meta).items():
         game = engine.load(s["game"])
-        cal, err = calibrate_setup(meta["dir"], game, s)
+        cal, err = calibrate_setup(meta["dir"], game, s, classifier=classifier, embedder=embedder)
         g = {"game": s["game"], "setup": name, "frames": len(s["frames"]), "calibration_error": err,
              "true_steps": len(s["frames"]), "accepted": 0, "wrong_accepted": 0, "illegal_frames": 0,
              "unseen_frames": 0, "unclear_frames": 0, "kinds": Counter(), "followed_to_end": False, "events": [],
@@ -443,7 +449,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None) -> dict:
         if cal is None:
             say(f"{name}: calibration failed: {err}")
             continue
-        reader = BoardReader(cal)
+        reader = reader_for(cal, embedder)
         ref = Referee(game, reader.sees)
         true_steps = [rec.get("step") for rec in s["frames"]]
         true_states = _true_states(game, true_steps)
@@ -525,7 +531,23 @@ def main(argv=None) -> int:
                          "the play area's corner given as a user does with --a1), then every frame read through "
                          "that fit")
     ap.add_argument("--only", help="setups whose game name starts with this (e.g. brain-hanky)")
+    ap.add_argument("--reader", choices=("measured", "learned"), default="measured",
+                    help="the hand-set reader (default) or the learned one (vision.learned_reader), calibrated for it")
+    ap.add_argument("--embedder", choices=("default", "spotnet", "pixels"), default="default",
+                    help="with --reader learned: the spot network (vision.spotnet), the pixel baseline "
+                         "(piece_book.PixelEmbedder), or the default (the network when its model loads)")
     args = ap.parse_args(argv)
+    embedder = None
+    if args.reader == "learned":
+        from vision.piece_book import PixelEmbedder, PieceBookError, embedder_for, embedder_name
+
+        try:
+            embedder = PixelEmbedder() if args.embedder == "pixels" else embedder_for(
+                None if args.embedder == "default" else "spotnet")
+        except PieceBookError as exc:
+            print(f"no embedder: {exc}", file=sys.stderr)
+            return 2
+        print(f"reader: learned, embedder {embedder_name(embedder)}")
     say = None if args.quiet else (lambda m: print("  " + m, flush=True))
     results = []
     if not args.sets:
@@ -539,7 +561,7 @@ def main(argv=None) -> int:
             print(f"no photoreal game sets in {DATA}: bring them back with `make photoreal-fetch`, or render them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
-            res = evaluate_game(d, progress=say)
+            res = evaluate_game(d, progress=say, classifier=args.reader, embedder=embedder)
             print(f"{d.name}:")
             print(game_table(res))
             print()
@@ -550,7 +572,8 @@ def main(argv=None) -> int:
             print(f"no photoreal sets in {DATA}: bring them back with `make photoreal-fetch`, or render them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
-            res = evaluate(d, progress=say, locate=args.locate, only=args.only)
+            res = evaluate(d, progress=say, locate=args.locate, only=args.only, classifier=args.reader,
+                           embedder=embedder)
             print(table(res))
             print()
             results.append(res)

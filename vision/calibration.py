@@ -38,9 +38,16 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
                        with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
+from .patches import PatchCutter
+from .piece_book import (PieceBook, PieceBookError, build_book, class_distance, embed_frame, embedder_for,
+                         embedder_name)
 
 FORMAT = "arbiter-calibration"
-VERSION = 1
+# The file version written, and the newest read. Version 2 adds the classifier and, for the
+# learned one, its piece book (``vision.piece_book``); a version 1 file (before them) is read by
+# the hand-set reader it was made for.
+VERSION = 2
+CLASSIFIERS = ("measured", "learned")
 MIN_PROBES = 12
 TOO_DARK = 45.0  # grey level of the board background below which reading is unreliable
 GLARE = 252.0  # a sample this bright in every channel is clipped: the camera sees glare, not colour
@@ -141,6 +148,10 @@ class Calibration:
     # The board's surface beyond the homography (``vision.surface``: a cloth's folds, the lens),
     # measured on the empty picture; None when it could not be (or a file without it).
     bend: surface.Bend | None = None
+    # Which classifier reads the spots: "measured" (the hand-set measures, ``vision.classify``)
+    # or "learned" (patches, an embedder and ``book``: ``vision.learned_reader``).
+    classifier: str = "measured"
+    book: PieceBook | None = None
 
     def layout(self, bent: bool = True) -> sampling.Layout:
         """Where to look: with the board surface's bend (``vision.surface``) if one was measured,
@@ -165,6 +176,7 @@ class Calibration:
 
         return {
             "format": FORMAT, "version": VERSION, "created": self.created,
+            "classifier": self.classifier, **({} if self.book is None else {"book": self.book.to_json()}),
             "game": self.game, "options": self.options, "board": self.board,
             "family": self.family.name, "spots": list(self.family.spots),
             "frame_size": list(self.frame_size),
@@ -267,11 +279,21 @@ def calibration_from_json(data: Any, source: str = "calibration", game: str | No
         ink_empty = data.get("ink_empty")
         if ink_empty is not None:
             ink_empty = _array(ink_empty, (len(family.ink), 3))
+        # a version 1 file has no classifier: the hand-set one it was made for reads it
+        classifier = str(data.get("classifier", "measured"))
+        if classifier not in CLASSIFIERS:
+            raise ValueError(f"unknown classifier {classifier!r}")
+        book = None if data.get("book") is None else PieceBook.from_json(data["book"])
+        if classifier == "learned" and book is None:
+            raise ValueError("a learned classifier without its piece book")
+        if book is not None and (book.spots != family.spots or book.spot_kind != family.spot_kind):
+            raise ValueError("its piece book is for other spots than this board's")
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise bad(f"its contents are damaged ({exc})") from None
     return Calibration(name, dict(data.get("options") or {}), g.board.name, family, locator, frame_size,
                        probes, probe_empty, background, empty, templates, unknown, scale, envelope,
-                       str(data.get("created", "")), list(data.get("notes", [])), ink_empty, bend)
+                       str(data.get("created", "")), list(data.get("notes", [])), ink_empty, bend,
+                       classifier, book)
 
 
 def _array(value: Any, shape: tuple) -> np.ndarray:
@@ -319,8 +341,46 @@ def _spread_squares(game, family: Family) -> dict[str, Piece]:
 LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares}
 
 
-def calibration_layout(game) -> tuple[dict[str, Piece], str]:
+# The full layout (``full_layout``): at most this many pieces of each class, on at most half the
+# spots of their kind (the rest stay empty: calibration's second look at the empty board).
+FULL_PER_CLASS = 6
+
+
+def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
+    """Several pieces of every class, spread over the board: for the learned classifier, which
+    learns from every piece it is shown how a class varies from spot to spot under this camera
+    (``vision.piece_book``), and so tells classes apart and knows a foreign thing by that.
+
+    For each kind of piece, its spots are taken farthest first (the first the one nearest the
+    board's bottom-left, each next the spot farthest from those taken), at most half of them,
+    and dealt to that kind's classes in turn, ``per_class`` each at most. The same for every
+    board of a game: it depends on the board's drawing alone."""
+    family = family_for(game)
+    pos: dict[str, Piece] = {}
+    xy = family.xy
+    for kind in dict.fromkeys(family.spot_kind):
+        classes = family.classes_for(kind)
+        idx = np.flatnonzero(np.array(family.spot_kind) == kind)
+        if not len(classes) or not len(idx):
+            continue
+        take = min(len(idx) // 2, per_class * len(classes))
+        p = xy[idx]
+        order = [int(np.argmin(p[:, 0] + p[:, 1]))]
+        far = np.linalg.norm(p - p[order[0]], axis=1)
+        while len(order) < take:
+            j = int(np.argmax(far))
+            order.append(j)
+            far = np.minimum(far, np.linalg.norm(p - p[j], axis=1))
+        for n, j in enumerate(order):
+            c = classes[n % len(classes)]
+            pos[family.spots[idx[j]]] = Piece(c.owner, c.kind)
+    return pos
+
+
+def calibration_layout(game, full: bool = False) -> tuple[dict[str, Piece], str]:
     """(position, description): what the pieces picture must show.
+
+    ``full``: several pieces of each class (``full_layout``), for the learned classifier.
 
     The game's start position when it shows every piece class (Brain Hanky's battle lines, the
     3x3 games with fixed starts); otherwise one piece of each class on spots far apart, so
@@ -328,6 +388,11 @@ def calibration_layout(game) -> tuple[dict[str, Piece], str]:
     a ring of each side on squares spread over the board.
     """
     family = family_for(game)
+    if full:
+        pos = full_layout(game)
+        counts = {c.name: sum(1 for p in pos.values() if (p.owner, p.kind) == c.key) for c in family.classes}
+        words = ", ".join(f"{name} x{n}" for name, n in counts.items())
+        return pos, f"several pieces of each kind ({words}) on the spots the layout picture shows"
     start = dict(game.new().position()) if game.rules.draw_values is None else {}
     if start and {(p.owner, p.kind) for p in start.values()} >= {c.key for c in family.classes}:
         return start, "the game's start position"
@@ -482,12 +547,19 @@ def _frame_ink(cal: Calibration, kind: str, x: np.ndarray, v, ink: np.ndarray | 
 
 def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
               position: Mapping[str, Any] | None = None, method: str = "markers", corners=None, a1=None,
-              progress=None) -> Calibration:
+              progress=None, classifier: str = "measured", embedder=None,
+              more_empty: tuple[np.ndarray, ...] | list[np.ndarray] = ()) -> Calibration:
     """Learn ``game``'s board from an empty picture and a pieces picture (see the module text).
 
     ``position``: what the pieces picture shows (default: ``calibration_layout(game)``).
     ``progress(message)`` is told each stage, for a command line to show.
+    ``classifier``: "measured" (the hand-set measures) or "learned": then the spots are learned
+    as ``embedder`` (default ``piece_book.embedder_for()``) sees them, into a piece book
+    (``vision.piece_book``), from the empty picture and any ``more_empty`` pictures of the empty
+    board taken from the same place, and from the pieces picture (``_learn_book``).
     """
+    if classifier not in CLASSIFIERS:
+        raise CalibrationError(f"unknown classifier {classifier!r}: use {' or '.join(CLASSIFIERS)}")
     say = progress or (lambda _m: None)
     family = family_for(game)
     board = game.board
@@ -586,6 +658,9 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
         raise CalibrationError(f"the pieces picture should show a {', '.join(missing)} but its spot is not "
                                f"set as expected: lay out the pieces as `arbiter calibrate {game.name} --layout` shows")
     cal.templates = {key: np.mean(v, axis=0) for key, v in learned.items()}
+    if classifier == "learned":
+        return _learn_book(cal, layout, embedder, empty_image, H_empty, pieces_image, H_pieces, position,
+                           list(more_empty), say)
 
     say("checking that no two pieces look alike")
     # A piece that looks like the empty board first: pieces never laid out make every class look
@@ -646,11 +721,96 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     if seen:
         cal.scale = float(np.clip(np.percentile(seen, 50), 0.01, 0.08))
     cal.notes.append(f"{len(probes)} probes; worst empty-spot distance {worst:.3f}; unknown above {cal.unknown:.3f}")
-    cal.notes.append(f"{SURFACE_NOTE} not measured (too few of its points found on the empty picture)" if bend is None
-                     else f"{SURFACE_NOTE} bent up to {bend.largest_px(H_empty):.1f} px from a flat fit, followed "
-                          f"({len(bend.points)} points)")
+    cal.notes.append(_surface_note(bend, H_empty))
     say("calibration checked")
     return cal
+
+
+def _learn_book(cal: Calibration, layout: sampling.Layout, embedder, empty_image: np.ndarray, H_empty: np.ndarray,
+                pieces_image: np.ndarray, H_pieces: np.ndarray, position: Mapping[str, Any],
+                more_empty: list[np.ndarray], say) -> Calibration:
+    """Finish ``cal`` for the learned reader: its piece book, checked (see ``vision.piece_book``).
+
+    The hand-set checks (pieces alike by their mean colours, the read-back through the hand-set
+    classifier) are not made: the book refuses what it cannot tell apart itself, and the
+    pictures are read back through the book: every spot of every empty picture, and of the
+    pieces picture, must read as it is, and no piece may read as foreign. With several pieces of
+    a class, each piece is read back against the others only (its own exemplar left out), which
+    is the real test of whether a piece is known by its class rather than by itself."""
+    family = cal.family
+    try:
+        embedder = embedder if embedder is not None else embedder_for()
+    except PieceBookError as exc:
+        raise CalibrationError(str(exc)) from None
+    say(f"learning the pieces as the embedder {embedder_name(embedder)} sees them")
+    cutter = PatchCutter(family, layout.spot_at)
+    shots = []
+    for label, img, H in [("empty board", empty_image, H_empty), ("pieces", pieces_image, H_pieces)]:
+        shots.append((label, img, H))
+    for j, img in enumerate(more_empty):
+        if not isinstance(img, np.ndarray) or img.shape != empty_image.shape or img.dtype != np.uint8:
+            raise CalibrationError(f"empty picture {j + 2} is not a colour picture of the empty picture's size")
+        try:
+            H = cal.locator.locate(img, _board_of_game(cal)).board_to_image
+        except rg.RegistrationError as exc:
+            raise CalibrationError(f"empty picture {j + 2}: {exc}") from None
+        shots.append((f"empty board ({j + 2})", img, H))
+    embs = {}
+    for label, img, H in shots:
+        _rel, ratio, _s = read_samples(cal, layout, img, H)
+        emb, valid, _p = embed_frame(embedder, cutter, img, H, layout, ratio)
+        if not valid.all():
+            out = [family.spots[i] for i in np.flatnonzero(~valid)]
+            raise CalibrationError(f"part of the board is outside the {label} picture ({', '.join(out[:6])}): move "
+                                   f"the camera back or centre the board")
+        embs[label] = emb
+    keys = {s: (p.owner, p.kind) if hasattr(p, "owner") else tuple(p) for s, p in position.items()}
+    try:
+        book = build_book(embedder_name(embedder), family.spots, family.spot_kind,
+                          [e for label, e in embs.items() if label.startswith("empty")], embs["pieces"], keys,
+                          classes=[c.key for c in family.classes], name_of=lambda k: family.class_name(*k))
+    except PieceBookError as exc:
+        raise CalibrationError(str(exc)) from None
+    say("checking that every spot reads correctly")
+    for label, emb in embs.items():
+        want = {} if label.startswith("empty") else keys
+        d = book.distances(emb)
+        if want:  # each piece against the other pieces of its class only
+            for s, key in want.items():
+                c = book.classes.index(key)
+                i = family.spots.index(s)
+                others = book.exemplar_spots[c] != i
+                if others.any():
+                    d[i, 1 + c] = float(class_distance(emb[i:i + 1], book.empty[i:i + 1], book.exemplars[c][others],
+                                                       book.empty[book.exemplar_spots[c][others]]).min())
+        r = book.read_distances(d)
+        wrong = []
+        for i, s in enumerate(family.spots):
+            got = None if r.choice[i] < 0 else book.classes[r.choice[i]]
+            if got != want.get(s):
+                wrong.append(f"{s} reads {_word(family, got)}, not {_word(family, want.get(s))}")
+            elif r.foreign[i] and got is None:
+                wrong.append(f"{s} reads as something unexpected, not empty")
+        if wrong:
+            raise CalibrationError(f"the {label} picture does not read back correctly: {'; '.join(wrong[:5])}"
+                                   f"{' ...' if len(wrong) > 5 else ''}. Check for glare, shadows or pieces off "
+                                   f"their points, and that the pieces are laid out as shown by --layout")
+    cal.classifier, cal.book = "learned", book
+    cal.notes += [f"classifier learned ({book.embedder}): {n}" for n in book.notes]
+    cal.notes.append(_surface_note(cal.bend, H_empty))
+    say("calibration checked")
+    return cal
+
+
+def _surface_note(bend, H_empty: np.ndarray) -> str:
+    """The calibration's note on the board surface's bend (``arbiter calibrate`` shows it)."""
+    return (f"{SURFACE_NOTE} not measured (too few of its points found on the empty picture)" if bend is None
+            else f"{SURFACE_NOTE} bent up to {bend.largest_px(H_empty):.1f} px from a flat fit, followed "
+                 f"({len(bend.points)} points)")
+
+
+def _board_of_game(cal: Calibration):
+    return engine.load(cal.game, **cal.options).board
 
 
 def _widest_envelope(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H: np.ndarray,

@@ -72,6 +72,18 @@ class Diagnostics:
     ink_gone: np.ndarray | None = None
 
 
+@dataclass
+class _Seen:
+    """A frame located and measured, ready to classify (``BoardReader._seen``)."""
+
+    image: np.ndarray
+    reg: rg.Registration
+    layout: sampling.Layout
+    rel: sampling.Relative
+    ratio: np.ndarray
+    raw: sampling.Samples
+
+
 class BoardReader:
     """Reads frames of one calibrated board. ``sees`` is "colour": owners and kinds."""
 
@@ -102,6 +114,15 @@ class BoardReader:
 
     def read(self, frame) -> Observation:
         self.last = Diagnostics()
+        seen = self._seen(frame)
+        if isinstance(seen, Observation):
+            return seen
+        return self._classified(seen)
+
+    def _seen(self, frame) -> Observation | _Seen:
+        """The frame located and its light measured (``_Seen``), or the blocked ``Observation``
+        saying why it cannot be read: what every classifier needs first (registration, the
+        exposure refusals, the board's lines hidden by an arm)."""
         image = getattr(frame, "image", frame)
         if (not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0
                 or image.dtype != np.uint8):
@@ -135,6 +156,11 @@ class BoardReader:
         hidden = self._ink_hidden(image, reg.board_to_image, rel, raw, layout)
         if hidden:
             return Observation.blocked(hidden)
+        return _Seen(image, reg, layout, rel, ratio, raw)
+
+    def _classified(self, seen: _Seen) -> Observation:
+        """The hand-set classifier's reading of a located frame (``vision.classify``)."""
+        image, reg, rel, ratio = seen.image, seen.reg, seen.rel, seen.ratio
         looks = frame_looks(rel, self._templates)
         flat = self._flattened(rel, looks)
         if flat:
@@ -175,7 +201,10 @@ class BoardReader:
             return Observation.blocked(f"something unexpected on {', '.join(sorted(unknown)[:6])}"
                                        f"{'...' if len(unknown) > 6 else ''} (a hand, or a piece off its point)")
         ordered = {s: points[s] for s in self.cal.family.spots}
-        obs = Observation(ordered, self.sees)
+        return self._finished(Observation(ordered, self.sees), reg, image)
+
+    def _finished(self, obs: Observation, reg: rg.Registration, image: np.ndarray) -> Observation:
+        """``obs``, unless a corner marker the fit did without is covered (``_hidden_marker``)."""
         hidden = self._hidden_marker(reg, image, obs)
         if hidden:
             return Observation.blocked(hidden)

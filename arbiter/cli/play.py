@@ -416,7 +416,7 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposu
     from vision.calibration import CalibrationError, load_calibration
     from vision.camera_reader import CameraReader
     from vision.capture import Camera, CameraError, CameraSettings
-    from vision.reader import BoardReader
+    from vision.learned_reader import reader_for
 
     path = Path(cal_path or f"calibration-{g.name}.json")
     no_camera = f"no camera? `arbiter play {g.name} --reader sim` plays on a simulated board"
@@ -425,6 +425,7 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposu
              f"{source}` (docs/calibration.md), or pass --calibration FILE ({no_camera})")
     try:
         cal = load_calibration(path, game=g.name)
+        board_reader = reader_for(cal)  # the classifier it was made for (a learned one needs its model)
     except CalibrationError as exc:
         fail(str(exc))
     cam = Camera(CameraSettings(source=int(source) if source.isdigit() else source, width=width, height=height,
@@ -440,7 +441,7 @@ def _open_camera(g, cal_path, source, backend, width, height, buttons, *, exposu
     except SystemExit:
         cam.close()
         raise
-    return CameraReader(cam, BoardReader(cal)), pressers
+    return CameraReader(cam, board_reader), pressers
 
 
 def _pressers(buttons):

@@ -124,6 +124,12 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.option("--outline", is_flag=True, help="Board without markers: find it by its own outline.")
 @click.option("--a1", "a1_corner", default=None, help='With --outline: "c,r", the picture pixel of the board corner '
               'beside a1 (player 1\'s left), so the board cannot be taken the wrong way round.')
+@click.option("--classifier", type=click.Choice(["measured", "learned"]), default="measured", show_default=True,
+              help="How spots are read: the hand-set measures, or the learned classifier (spot patches, an "
+                   "embedder, and the pieces learned from the pieces picture; docs/piece-book.md).")
+@click.option("--full-set", "full_set", is_flag=True,
+              help="The pieces picture shows several pieces of each kind (see --layout --full-set): the learned "
+                   "classifier learns how each varies over the board.")
 @click.option("--seed", type=int, default=1, show_default=True, help="With --sim: which simulated camera.")
 @click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
 @click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
@@ -132,7 +138,8 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.pass_context
 def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | None, use_sim: bool,
               empty_path: str | None, pieces_path: str | None, out: str | None, overlay: str | None,
-              show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, seed: int,
+              show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, classifier: str, full_set: bool,
+              seed: int,
               width: int, height: int, camera_backend: str, exposure: float | str | None, gain: float | None,
               ev: float | None) -> None:
     """Teach arbiter how GAME's board and pieces look to this camera.
@@ -148,12 +155,14 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
       arbiter calibrate nine-mens-morris --camera 0
       arbiter calibrate nine-mens-morris --empty empty.png --pieces pieces.png --out cal.json
       arbiter calibrate brain-hanky --sim
+      arbiter calibrate nine-mens-morris --layout --full-set
+      arbiter calibrate nine-mens-morris --camera 0 --classifier learned --full-set
     """
     from vision.calibration import (SURFACE_NOTE, CalibrationError, ExposureError, calibrate as run_calibration,
                                     calibration_layout)
 
     g = _load_game(game, ctx.args)
-    position, described = calibration_layout(g)
+    position, described = calibration_layout(g, full=full_set)
     if show_layout:
         from vision.pictures import layout_picture
         from vision.render import save_png
@@ -214,7 +223,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
 
     def attempt(empty: np.ndarray, pieces: np.ndarray):
         return run_calibration(g, empty, pieces, position=position, method=method,
-                               corners=corner_pts, a1=a1, progress=progress)
+                               corners=corner_pts, a1=a1, progress=progress, classifier=classifier)
 
     if camera is None:
         try:
@@ -235,6 +244,9 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     _write_overlay(cal, pieces_img, overlay_path)
     classes = ", ".join(c.name for c in cal.family.classes if c.key in cal.templates)
     console.print(f"[bold green]Calibrated.[/] Learned {classes}; {len(cal.probes)} background probes.")
+    if cal.book is not None:
+        console.print(f"Classifier: learned, spots seen by the embedder {cal.book.embedder} "
+                      f"({sum(len(e) for e in cal.book.exemplars)} pieces learned).")
     for note in cal.notes:
         if note.startswith(SURFACE_NOTE):  # how far the board is from flat, and that it is followed
             console.print(note[0].upper() + note[1:] + ".")
@@ -284,11 +296,11 @@ def _calibrate_with_camera(camera: str, width: int, height: int, backend: str, e
 
 
 def _write_overlay(cal, image: np.ndarray, path: Path) -> None:
+    from vision.learned_reader import reader_for
     from vision.overlay import draw_overlay
-    from vision.reader import BoardReader
     from vision.render import save_png
 
-    reader = BoardReader(cal)
+    reader = reader_for(cal)
     obs = reader.read(image)
     save_png(draw_overlay(image, cal, obs, reader.last), path)
 
@@ -308,7 +320,7 @@ def read(ctx: click.Context, game: str, cal_path: str | None, image: str, as_jso
     ("occluded": true, with the reason) rather than a wrong one.
     """
     from vision.calibration import CalibrationError, load_calibration
-    from vision.reader import BoardReader
+    from vision.learned_reader import reader_for
 
     _load_game(game, ctx.args)
     if cal_path is None:
@@ -318,10 +330,10 @@ def read(ctx: click.Context, game: str, cal_path: str | None, image: str, as_jso
                  f"(or --sim, to try it without a camera; docs/calibration.md), or pass --calibration FILE")
     try:
         cal = load_calibration(cal_path, game=game)
+        reader = reader_for(cal)
     except CalibrationError as exc:
         fail(str(exc))
     img = _imread(image, "picture to read")
-    reader = BoardReader(cal)
     obs = reader.read(img)
     if overlay:
         from vision.overlay import draw_overlay

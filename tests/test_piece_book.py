@@ -1,0 +1,276 @@
+"""The piece book (``vision.piece_book``) and the learned reader (``vision.learned_reader``).
+
+The book is tested on synthetic patches drawn with cv2: a pale board with dark printed lines
+through each spot (a different set of lines on every spot, as corners, edges and crossings
+differ), discs of the players' colours on them, a little noise and a change of light. The
+embedder is the pixel baseline (``PixelEmbedder``), so the tests need no trained model; they
+check what the book itself must do: tell 2, 3 and 4 colours apart from a handful of exemplars,
+refuse two colours a camera cannot tell apart with a message that says what to change, call a
+hand foreign, survive its file. The reader is tested end to end on the seeded camera simulator.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+import engine
+from engine.observation import spots_of, view
+from vision import sim
+from vision.calibration import CalibrationError, calibrate, calibration_layout, load_calibration
+from vision.docs_pictures import random_position
+from vision.learned_reader import LearnedReader, reader_for
+from vision.piece_book import PieceBook, PieceBookError, PixelEmbedder, build_book, embedder_for, evened
+from vision.reader import BoardReader
+
+S = 48
+# BGR colours of pieces a person tells apart at once
+COLOURS = {"white": (235, 235, 230), "black": (35, 30, 30), "red": (40, 40, 200), "blue": (190, 90, 30),
+           "green": (60, 170, 60), "yellow": (40, 210, 230)}
+
+
+def background(rng, lines: int) -> np.ndarray:
+    """An empty spot: pale paper with the printed lines ``lines`` (a bit mask of the four
+    directions) meeting at its middle, and a dot there."""
+    p = np.full((S, S, 3), (200, 210, 215), np.uint8)
+    c = S // 2
+    for bit, end in enumerate([(S, c), (0, c), (c, S), (c, 0)]):
+        if lines & (1 << bit):
+            cv2.line(p, (c, c), end, (40, 40, 40), 2)
+    cv2.circle(p, (c, c), 3, (40, 40, 40), -1)
+    return p
+
+
+def with_piece(p: np.ndarray, colour, rng) -> np.ndarray:
+    """A disc of ``colour`` a little off the middle, with a highlight and a rim."""
+    q = p.copy()
+    c = S // 2 + rng.integers(-1, 2, 2)
+    cv2.circle(q, tuple(int(v) for v in c), 11, tuple(int(v) for v in colour), -1, cv2.LINE_AA)
+    cv2.circle(q, tuple(int(v) for v in c), 11, tuple(int(v * 0.7) for v in colour), 1, cv2.LINE_AA)
+    hl = tuple(int(min(255, v + 40)) for v in colour)
+    cv2.circle(q, (int(c[0]) - 4, int(c[1]) - 4), 2, hl, -1)
+    return q
+
+
+def shot(rng, empty: list[np.ndarray], position: dict[int, tuple], colours: dict, light: float = 1.0,
+         noise: float = 3.0) -> np.ndarray:
+    """(N, S, S, 3): every spot's patch, pieces where ``position`` puts them, under ``light``."""
+    out = []
+    for i, p in enumerate(empty):
+        q = with_piece(p, colours[position[i]], rng) if i in position else p
+        q = q.astype(np.float32) * light + rng.normal(0, noise, q.shape)
+        out.append(np.clip(q, 0, 255).astype(np.uint8))
+    return np.stack(out)
+
+
+def board(rng, n: int = 24) -> list[np.ndarray]:
+    return [background(rng, int(rng.integers(1, 16))) for _ in range(n)]
+
+
+def classes_of(names) -> dict:
+    return {(i + 1, "man"): COLOURS[name] for i, name in enumerate(names)}
+
+
+def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2):
+    emb = PixelEmbedder()
+    n = len(spots_bg)
+    names = tuple(f"p{i}" for i in range(n))
+    keys = list(colours)
+    layout = {}
+    free = list(rng.permutation(n))
+    for k in keys:
+        for _ in range(per_class):
+            layout[int(free.pop())] = k
+    empties = [emb.embed(shot(rng, spots_bg, {}, colours)) for _ in range(frames)]
+    pieces = emb.embed(shot(rng, spots_bg, layout, colours))
+    book = build_book(emb.name, names, ("man",) * n, empties, pieces, {names[i]: k for i, k in layout.items()},
+                      classes=keys)
+    return emb, book
+
+
+@pytest.mark.parametrize("colours", [("white", "black"), ("red", "blue", "white"),
+                                     ("red", "blue", "green", "yellow")])
+def test_book_tells_two_three_and_four_colours_apart(colours):
+    """Taught by two pieces of each colour, the book reads boards of those colours on every
+    spot, under a light 20% dimmer or brighter than calibration's once it is taken out
+    (``evened``, as the reader does with the probes' measure), every spot right and sure of it."""
+    rng = np.random.default_rng(len(colours))
+    bg = board(rng)
+    cl = classes_of(colours)
+    emb, book = make_book(rng, bg, cl)
+    assert book.classes == list(cl)
+    keys = list(cl)
+    for trial in range(6):
+        position = {i: keys[int(rng.integers(len(keys)))] for i in range(len(bg)) if rng.random() < 0.6}
+        light = float(rng.uniform(0.8, 1.2))
+        # the reader takes the light out as the background probes measure it (here, known)
+        patches = evened(shot(rng, bg, position, cl, light=light), np.full((len(bg), 3), light))
+        r = book.read(emb.embed(patches))
+        got = {i: keys[c] for i, c in enumerate(r.choice) if c >= 0}
+        assert got == position, f"trial {trial}: {len(set(got.items()) ^ set(position.items()))} spots misread"
+        assert not r.foreign.any()
+        assert r.confidence().min() > 0.9
+        assert np.allclose(r.probs.sum(axis=1), 1.0)
+
+
+def test_two_colours_alike_are_refused_with_what_to_change():
+    """Two sets a camera shows nearly the same (a grey 6 levels off another) are refused, and
+    the message names both and says what to do; a pair a person tells apart is not."""
+    rng = np.random.default_rng(7)
+    bg = board(rng)
+    alike = {(1, "man"): (120, 120, 120), (2, "man"): (126, 126, 126)}
+    with pytest.raises(PieceBookError) as info:
+        make_book(rng, bg, alike)
+    msg = str(info.value)
+    assert "player 1's man and the player 2's man look too alike" in msg
+    assert "clearly different colours" in msg and "--full-set" in msg
+    make_book(rng, bg, {(1, "man"): (120, 120, 120), (2, "man"): (60, 60, 60)})
+
+
+def test_a_piece_not_laid_out_is_refused():
+    """A pieces picture whose layout was not followed (a spot the layout puts a piece on shows
+    the empty board) cannot teach that piece: calibration says so, naming the spot, rather than
+    learning the empty board as a piece."""
+    rng = np.random.default_rng(8)
+    bg = board(rng)
+    emb = PixelEmbedder()
+    names = tuple(f"p{i}" for i in range(len(bg)))
+    empties = [emb.embed(shot(rng, bg, {}, {}))]
+    pieces = emb.embed(shot(rng, bg, {3: (2, "man")}, classes_of(("white", "black"))))
+    with pytest.raises(PieceBookError, match=r"player 1's man on p0 looks like the empty board there"):
+        build_book(emb.name, names, ("man",) * len(bg), empties, pieces, {"p0": (1, "man"), "p3": (2, "man")})
+
+
+def test_a_hand_reads_as_foreign():
+    """Skin over a spot (smooth, pinkish, across the whole patch) and a cup's rim are nothing
+    the book knows: foreign, not empty or a piece; the clear spots beside them are not."""
+    rng = np.random.default_rng(9)
+    bg = board(rng)
+    cl = classes_of(("white", "black"))
+    emb, book = make_book(rng, bg, cl)
+    hand = np.zeros((2, S, S, 3), np.uint8)
+    hand[0] = (120, 150, 215)  # skin, BGR
+    cv2.circle(hand[0], (10, 40), 20, (95, 120, 180), -1)  # a knuckle's shade
+    hand[1] = bg[1]
+    cv2.circle(hand[1], (S // 2, S // 2), 12, (30, 60, 160), 6)  # a terracotta cup's rim
+    emb_all = emb.embed(shot(rng, bg, {}, cl))
+    emb_all[:2] = emb.embed(hand)
+    r = book.read(emb_all)
+    assert r.foreign[:2].all(), f"best distance {r.best[:2]} vs foreign beyond {book.unknown}"
+    assert not r.foreign[2:].any()
+
+
+def test_book_survives_its_file():
+    """to_json / from_json give a book that reads the same, and damaged books are refused."""
+    rng = np.random.default_rng(10)
+    bg = board(rng)
+    cl = classes_of(("red", "blue", "white"))
+    emb, book = make_book(rng, bg, cl)
+    again = PieceBook.from_json(json.loads(json.dumps(book.to_json())))
+    x = emb.embed(shot(rng, bg, {0: (1, "man"), 5: (3, "man")}, cl))
+    a, b = book.read(x), again.read(x)
+    assert np.array_equal(a.choice, b.choice) and np.allclose(a.probs, b.probs, atol=1e-3)
+    assert again.classes == book.classes and again.embedder == book.embedder
+    bad = book.to_json()
+    bad["classes"][0]["exemplars"] = [[1.0, 2.0]]
+    with pytest.raises(ValueError, match="exemplars of shape"):
+        PieceBook.from_json(bad)
+    with pytest.raises(ValueError, match="version"):
+        PieceBook.from_json({**book.to_json(), "version": 99})
+
+
+def test_a_book_is_only_read_with_its_own_embedder():
+    rng = np.random.default_rng(11)
+    emb, book = make_book(rng, board(rng), classes_of(("white", "black")))
+    book.check_embedder(emb)
+    with pytest.raises(PieceBookError, match="calibrate` again"):
+        book.check_embedder(PixelEmbedder(rings=5))
+    assert embedder_for(emb.name).name == emb.name
+    with pytest.raises(PieceBookError, match="calibrate` again"):
+        embedder_for("pixels-lab-x-y")
+
+
+# ---------------------------------------------------------------------------- on the simulator
+GAME = "nine-mens-morris"
+
+
+def picture(game, position, seed: int) -> np.ndarray:
+    return sim.simulate(sim.simple_scene(game.board, position), seed, sim.CameraSettings(size=(640, 480))).image
+
+
+@pytest.fixture(scope="module")
+def learned():
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game)
+    cal = calibrate(game, picture(game, {}, 1000), picture(game, layout, 1000), classifier="learned",
+                    embedder=PixelEmbedder())
+    return game, cal
+
+
+def test_learned_calibration_reads_the_simulator(learned):
+    """Calibrated with the learned classifier from the two usual pictures, the reader reads
+    random positions under other simulated cameras exactly (or refuses, never misreads)."""
+    game, cal = learned
+    assert cal.classifier == "learned" and cal.book is not None
+    reader = reader_for(cal)
+    assert isinstance(reader, LearnedReader)
+    read = 0
+    for seed in (301, 302, 303):
+        position = random_position(game, seed)
+        obs = reader.read(picture(game, position, seed))
+        if obs.occluded:
+            continue
+        read += 1
+        truth = view(position, spots_of(game))
+        wrong = {s: (truth[s], g) for s, g in obs.view().items() if truth[s] != g}
+        assert not wrong, f"seed {seed}: {wrong}"
+        for r in obs.points.values():
+            assert r.probs and abs(sum(r.probs.values()) - 1) < 1e-6
+    assert read >= 2
+
+
+def test_learned_calibration_survives_its_file_and_old_files_read_measured(learned, tmp_path):
+    """A learned calibration saved and loaded reads as before (version 2, its book inside); a
+    file without a classifier (version 1, before the learned reader) is read by the hand-set
+    reader it was made for; a learned file whose book is gone is refused as damaged."""
+    game, cal = learned
+    path = cal.save(tmp_path / "cal.json")
+    data = json.loads(path.read_text())
+    assert data["version"] == 2 and data["classifier"] == "learned" and "book" in data
+    again = load_calibration(path, game=GAME)
+    frame = picture(game, random_position(game, 305), 305)
+    assert reader_for(again).read(frame).view() == reader_for(cal).read(frame).view()
+    old = {k: v for k, v in data.items() if k not in ("classifier", "book")} | {"version": 1}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    old_cal = load_calibration(tmp_path / "old.json", game=GAME)
+    assert old_cal.classifier == "measured" and old_cal.book is None
+    assert type(reader_for(old_cal)) is BoardReader
+    with pytest.raises(CalibrationError, match="--classifier learned"):
+        LearnedReader(old_cal)
+    (tmp_path / "broken.json").write_text(json.dumps({k: v for k, v in data.items() if k != "book"}))
+    with pytest.raises(CalibrationError, match="without its piece book"):
+        load_calibration(tmp_path / "broken.json", game=GAME)
+
+
+def test_learned_reader_never_raises(learned):
+    """Garbage in, an occluded Observation out, with a reason: never an exception."""
+    _game, cal = learned
+    reader = reader_for(cal)
+    rng = np.random.default_rng(12)
+    garbage = [None, "frame", np.zeros((0, 0, 3), np.uint8), np.zeros((480, 640), np.uint8),
+               np.zeros((480, 640, 3), np.float32), np.zeros((480, 640, 3), np.uint8),
+               np.full((480, 640, 3), 255, np.uint8), rng.integers(0, 256, (480, 640, 3), dtype=np.uint8),
+               np.zeros((3, 3, 3), np.uint8)]
+    for g in garbage:
+        obs = reader.read(g)
+        assert obs.occluded and obs.reason
+
+
+def test_calibrate_refuses_an_unknown_classifier(learned):
+    game, _cal = learned
+    layout, _ = calibration_layout(game)
+    with pytest.raises(CalibrationError, match="measured or learned"):
+        calibrate(game, picture(game, {}, 1000), picture(game, layout, 1000), classifier="neural")

@@ -1,0 +1,448 @@
+"""The piece book: how the players' own pieces, and every empty spot, look to this camera.
+
+A learned spot classifier (``vision.learned_reader``) does not carry the pieces in its weights.
+An *embedder* turns each spot's patch (``vision.patches``: 48x48, upright, centred where a
+piece's top is seen) into a vector, and calibration writes down, in that vector space,
+
+* every spot's own empty look (from the empty picture, or several: their mean), because a
+  corner point, a crossing and a cloth's web all look different with nothing on them;
+* every piece class's *exemplars*: the pieces of the pieces picture, as many of each class as
+  it shows (one of each in the corners layout, every piece of a set in the full layout), any
+  number of classes (two sides, three or four for Kunjing).
+
+A frame's spot is then read by its distance to its own empty look and to each class's nearest
+exemplar (only the classes whose kind may stand on that spot). The distances become
+probabilities by a softmax of ``-d^2 / (2 sigma^2)``, where ``sigma`` is measured at calibration
+on what is known to be right there (the pieces picture's empty spots against their empty look,
+and pieces against the other exemplars of their class); nothing here is a constant tuned on one
+renderer's frames. A spot farther than ``unknown`` from everything it could be is *foreign*
+(a hand, a cup, a piece knocked half off its point): the reader gives no reading for such a
+frame, as for a hand.
+
+Calibration refuses two classes only when they lie no farther apart than a piece lies from its
+own class's looks (``ALIKE_SPREADS`` spreads): then a person at that camera could not tell
+them apart either, and the message says what to change.
+
+The book names the embedder it was made with (``Embedder.name``: a model's digest); a book read
+with another embedder means nothing, and ``PieceBook.check_embedder`` says to calibrate again.
+
+``PixelEmbedder`` is the baseline without learning: a patch's middle, averaged down to a few
+cells, in CIE Lab. It makes the whole path work (and testable) without a trained model, and
+measures what a network adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import cv2
+import numpy as np
+
+FORMAT = "arbiter-piece-book"
+VERSION = 1
+# A class no farther from another (or from the empty spot it stands on) than this many times the
+# book's spread of right answers cannot be told apart from it by this camera.
+ALIKE_SPREADS = 3.0
+# ... and two classes closer than this share of how far pieces lie from the empty board are too
+# alike whatever the noise: a spread measured on two still pictures does not see what the next
+# lamp will do, and a person would call two such pieces the same colour.
+ALIKE_SHARE = 0.15
+# A spot farther than this many spreads from everything it may hold is foreign (a hand, a cup),
+# when every class was shown by two pieces or more, so that the spread holds how a piece's look
+# varies from spot to spot.
+UNKNOWN_SPREADS = 3.0
+# With a class shown by one piece only, the spread is measured on empty spots alone, and a piece
+# on another spot, under another lamp, lies farther from its exemplar than that noise: then
+# foreign is beyond this share of how far the pieces lie from the empty spots they stand on.
+UNKNOWN_GAP = 1.0
+# The spread is at least this share of the typical gap between empty and pieces: a perfectly
+# still synthetic pair of pictures would otherwise give a spread of nothing, and every frame with
+# a speck of noise would read as foreign.
+SPREAD_FLOOR = 0.02
+# A class's probability below this is left out of a reading (as ``reader.PROB_LEAST``).
+PROB_LEAST = 1e-4
+
+
+class PieceBookError(ValueError):
+    """A piece book cannot be made or used; the message says what to change."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Patches (N, S, S, 3) uint8 BGR -> (N, D) float32 vectors. ``name`` identifies the
+    embedding (for a network, its model file's digest): a book is only good with its own."""
+
+    name: str
+
+    def embed(self, patches: np.ndarray) -> np.ndarray: ...
+
+
+def embedder_name(embedder) -> str:
+    """The name a book records for ``embedder``: its ``name``, else its class's name."""
+    name = getattr(embedder, "name", None)
+    return str(name) if name else type(embedder).__name__
+
+
+class PixelEmbedder:
+    """The baseline embedder, without learning: each patch's colour in ``rings`` concentric
+    rings about its middle out to ``reach`` of its width (where a piece stands, short of its
+    neighbours), as the mean CIE Lab colour (0..1 units) and the spread of lightness in each.
+
+    Lab so that a colour cast moves a and b and a change of light mostly L; rings so that a
+    highlight or a shadow falling on another side of a piece changes little, and a ring's
+    hole shows as a ring of the board's colour. No L2 normalisation: a black and a white piece
+    differ in brightness alone."""
+
+    def __init__(self, rings: int = 4, reach: float = 0.35):
+        if not 1 <= rings <= 24 or not 0.05 <= reach <= 0.5:
+            raise ValueError(f"PixelEmbedder(rings={rings}, reach={reach}): use 1-24 rings and a reach of 0.05-0.5")
+        self.rings = int(rings)
+        self.reach = float(reach)
+        self.name = f"pixels-lab-{self.rings}-{self.reach:g}"
+        self._masks: dict[int, np.ndarray] = {}
+
+    def _ring_masks(self, s: int) -> np.ndarray:
+        """(rings, S * S) weights: each ring's pixels, each row summing to 1."""
+        if s not in self._masks:
+            c = (s - 1) / 2.0
+            y, x = np.mgrid[0:s, 0:s]
+            r = np.hypot(x - c, y - c) / (self.reach * s)
+            ring = np.floor(r * self.rings).astype(int).ravel()
+            m = np.stack([ring == k for k in range(self.rings)]).astype(np.float32)
+            m[m.sum(axis=1) == 0, (s * s) // 2] = 1.0  # a ring too thin for any pixel: the middle one
+            self._masks[s] = m / m.sum(axis=1, keepdims=True)
+        return self._masks[s]
+
+    def embed(self, patches: np.ndarray) -> np.ndarray:
+        patches = np.asarray(patches)
+        if patches.ndim != 4 or patches.shape[3] != 3 or patches.dtype != np.uint8 or patches.shape[1] != patches.shape[2]:
+            raise ValueError(f"patches must be (N, S, S, 3) uint8, not {patches.shape} {patches.dtype}")
+        n, s = len(patches), patches.shape[1]
+        if n == 0:
+            return np.zeros((0, 4 * self.rings), np.float32)
+        lab = cv2.cvtColor(np.ascontiguousarray(patches).reshape(n * s, s, 3), cv2.COLOR_BGR2LAB)
+        lab = lab.reshape(n, s * s, 3).astype(np.float32) / 255.0
+        m = self._ring_masks(s)  # (R, S*S)
+        mean = np.einsum("rp,npc->nrc", m, lab)  # (N, R, 3)
+        sq = np.einsum("rp,np->nr", m, lab[..., 0] ** 2)
+        spread = np.sqrt(np.maximum(sq - mean[..., 0] ** 2, 0.0))
+        return np.concatenate([mean.reshape(n, -1), spread], axis=1).astype(np.float32)
+
+
+def class_distance(x: np.ndarray, x_empty: np.ndarray, ex: np.ndarray, ex_empty: np.ndarray) -> np.ndarray:
+    """(n, m): how far each of ``x`` (n, D), seen on spots whose empty looks are ``x_empty``,
+    lies from each exemplar ``ex`` (m, D) seen on spots whose empty looks are ``ex_empty``: the
+    nearer of the looks themselves and of the changes from the empty looks.
+
+    A piece hides the printed board under it but leaves the board round it in the patch: a man
+    on a corner point shows two lines beside him, on a crossing four. Where an embedding adds
+    up those parts (the pixel baseline nearly does) the change from the empty spot takes the
+    spot's own board out; where it does not (a network that looks at the piece alone), the
+    looks themselves are near already. Either way an empty spot stays far: its change is
+    nothing, a piece's change is the piece."""
+    direct = np.linalg.norm(x[:, None, :] - ex[None, :, :], axis=2)
+    change = np.linalg.norm((x - x_empty)[:, None, :] - (ex - ex_empty)[None, :, :], axis=2)
+    return np.minimum(direct, change)
+
+
+@dataclass
+class BookReading:
+    """One frame's spots read by a book: ``choice`` (N,) -1 empty or an index into the book's
+    ``classes``; ``probs`` (N, 1 + C) over (empty, each class), 0 where a class may not stand;
+    ``best`` (N,) the distance to the chosen look; ``foreign`` (N,) nothing near enough."""
+
+    choice: np.ndarray
+    probs: np.ndarray
+    best: np.ndarray
+    foreign: np.ndarray
+    distances: np.ndarray  # (N, 1 + C), inf where a class may not stand
+
+    def confidence(self) -> np.ndarray:
+        return self.probs.max(axis=1)
+
+
+@dataclass
+class PieceBook:
+    """See the module's text. ``spot_kind`` (N,): the piece kind that may stand on each spot;
+    ``classes``: (owner, kind) keys, in the order of ``exemplars`` and of readings' columns."""
+
+    embedder: str
+    spots: tuple[str, ...]
+    spot_kind: tuple[str, ...]
+    empty: np.ndarray  # (N, D) each spot's empty look
+    classes: list[tuple[int, str]]
+    exemplars: list[np.ndarray]  # per class (m, D)
+    exemplar_spots: list[np.ndarray]  # per class (m,) the spot (index) each exemplar stood on
+    sigma: float
+    unknown: float
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        kinds = np.array(self.spot_kind)
+        self._allowed = np.stack([kinds == k for _o, k in self.classes], axis=1) if self.classes \
+            else np.zeros((len(self.spots), 0), bool)
+
+    @property
+    def dim(self) -> int:
+        return int(self.empty.shape[1])
+
+    def check_embedder(self, embedder) -> None:
+        """Raise PieceBookError unless ``embedder`` is the one this book was made with."""
+        got = embedder_name(embedder)
+        if got != self.embedder:
+            raise PieceBookError(f"the calibration's piece book was made with the embedder {self.embedder!r}, and "
+                                 f"this arbiter reads with {got!r} (a new model?): run `arbiter calibrate` again")
+
+    def distances(self, emb: np.ndarray) -> np.ndarray:
+        """(N, 1 + C): each spot's distance to its own empty look and to each class's nearest
+        exemplar; inf for a class that may not stand on that spot.
+
+        An exemplar is compared twice, and the nearer counts: as it was seen, and as the change
+        it made to its own spot's empty look, against the change this spot shows from its own
+        (``class_distance``)."""
+        emb = np.asarray(emb, np.float32)
+        if emb.shape != self.empty.shape:
+            raise PieceBookError(f"embeddings of shape {emb.shape}, the book wants {self.empty.shape}")
+        d = np.full((len(emb), 1 + len(self.classes)), np.inf)
+        d[:, 0] = np.linalg.norm(emb - self.empty, axis=1)
+        for c, (ex, at) in enumerate(zip(self.exemplars, self.exemplar_spots)):
+            rows = self._allowed[:, c]
+            if rows.any():
+                d[rows, 1 + c] = class_distance(emb[rows], self.empty[rows], ex, self.empty[at]).min(axis=1)
+        return d
+
+    def read(self, emb: np.ndarray) -> BookReading:
+        """Read one frame's spot embeddings (N, D), in the book's spot order."""
+        d = self.distances(emb)
+        return self.read_distances(d)
+
+    def read_distances(self, d: np.ndarray) -> BookReading:
+        z = -(d ** 2) / (2 * self.sigma ** 2)
+        z -= np.max(z, axis=1, keepdims=True)
+        with np.errstate(invalid="ignore"):
+            p = np.where(np.isfinite(d), np.exp(z), 0.0)
+        p /= p.sum(axis=1, keepdims=True)
+        p = np.where(p < PROB_LEAST, 0.0, p)
+        p /= p.sum(axis=1, keepdims=True)
+        choice = np.argmin(d, axis=1)
+        best = d[np.arange(len(d)), choice]
+        return BookReading(choice - 1, p, best, best > self.unknown, d)
+
+    def probs_of(self, reading: BookReading, i: int) -> dict:
+        """Spot ``i``'s probabilities as a ``Reading.probs`` mapping (None: empty)."""
+        out = {}
+        for c, p in enumerate(reading.probs[i]):
+            if p >= PROB_LEAST:
+                out[None if c == 0 else self.classes[c - 1]] = float(p)
+        return out
+
+    # ------------------------------------------------------------------ file
+    def to_json(self) -> dict[str, Any]:
+        def arr(a):
+            return np.round(np.asarray(a, np.float64), 5).tolist()
+
+        return {"format": FORMAT, "version": VERSION, "embedder": self.embedder, "spots": list(self.spots),
+                "spot_kind": list(self.spot_kind), "empty": arr(self.empty),
+                "classes": [{"owner": o, "kind": k, "exemplars": arr(ex), "at": [int(i) for i in at]}
+                            for (o, k), ex, at in zip(self.classes, self.exemplars, self.exemplar_spots)],
+                "sigma": self.sigma, "unknown": self.unknown, "notes": self.notes}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PieceBook:
+        """A book from ``to_json``'s dict; ValueError (saying what) for anything else."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError("not a piece book")
+        if not isinstance(data.get("version"), int) or not 1 <= data["version"] <= VERSION:
+            raise ValueError(f"piece book version {data.get('version')!r} (this arbiter reads {VERSION})")
+        spots = tuple(str(s) for s in data["spots"])
+        empty = np.asarray(data["empty"], np.float32)
+        if empty.ndim != 2 or len(empty) != len(spots) or not np.all(np.isfinite(empty)):
+            raise ValueError("the piece book's empty looks do not match its spots")
+        classes, exemplars, at_spots = [], [], []
+        for c in data["classes"]:
+            ex = np.asarray(c["exemplars"], np.float32)
+            if ex.ndim != 2 or ex.shape[1] != empty.shape[1] or len(ex) == 0 or not np.all(np.isfinite(ex)):
+                raise ValueError(f"class {c.get('owner')}/{c.get('kind')}: exemplars of shape {ex.shape}")
+            at = np.asarray(c["at"], np.int64)
+            if at.shape != (len(ex),) or at.min() < 0 or at.max() >= len(spots):
+                raise ValueError(f"class {c.get('owner')}/{c.get('kind')}: exemplar spots {c['at']!r}")
+            classes.append((int(c["owner"]), str(c["kind"])))
+            exemplars.append(ex)
+            at_spots.append(at)
+        sigma, unknown = float(data["sigma"]), float(data["unknown"])
+        if not (np.isfinite(sigma) and sigma > 0 and np.isfinite(unknown) and unknown > 0):
+            raise ValueError(f"sigma {sigma} and unknown {unknown} must be positive numbers")
+        kinds = tuple(str(k) for k in data["spot_kind"])
+        if len(kinds) != len(spots):
+            raise ValueError("the piece book's spot kinds do not match its spots")
+        return cls(str(data["embedder"]), spots, kinds, empty, classes, exemplars, at_spots, sigma, unknown,
+                   [str(n) for n in data.get("notes", [])])
+
+
+def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str], empty: Sequence[np.ndarray],
+               pieces: np.ndarray, position: Mapping[str, tuple[int, str]], *,
+               classes: Sequence[tuple[int, str]] | None = None,
+               name_of=None) -> PieceBook:
+    """A book from embeddings: ``empty`` one or more (N, D) arrays (the empty picture(s), spots in
+    ``spots`` order), ``pieces`` (N, D) the pieces picture, ``position`` {spot: (owner, kind)} what
+    stands where in it. ``classes``: the classes to learn (default: those in ``position``); each
+    must have at least one piece there. ``name_of(key)`` names a class in messages.
+
+    Raises PieceBookError when a class is missing, when a piece looks like the empty spot it
+    stands on, or when two classes of one kind look alike (see the module's text)."""
+    name_of = name_of or (lambda key: f"player {key[0]}'s {key[1]}")
+    spots = tuple(spots)
+    index = {s: i for i, s in enumerate(spots)}
+    frames = [np.asarray(e, np.float32) for e in empty]
+    if not frames or any(f.shape != frames[0].shape for f in frames) or frames[0].shape[0] != len(spots):
+        raise PieceBookError("the empty pictures' embeddings do not match the board's spots")
+    pieces = np.asarray(pieces, np.float32)
+    if pieces.shape != frames[0].shape:
+        raise PieceBookError("the pieces picture's embeddings do not match the empty picture's")
+    unknown_spots = [s for s in position if s not in index]
+    if unknown_spots:
+        raise PieceBookError(f"the layout names spots this board does not have: {', '.join(unknown_spots[:6])}")
+    empty_look = np.mean(frames, axis=0)
+    keys = list(classes) if classes is not None else sorted({tuple(k) for k in position.values()})
+    where: dict[tuple[int, str], list[int]] = {k: [] for k in keys}
+    for s, key in position.items():
+        key = tuple(key)
+        if key not in where:
+            raise PieceBookError(f"the layout puts a {name_of(key)} on {s}, a piece this game does not have")
+        if spot_kind[index[s]] != key[1]:
+            raise PieceBookError(f"the layout puts a {name_of(key)} on {s}, where only a {spot_kind[index[s]]} stands")
+        where[key].append(index[s])
+    missing = [name_of(k) for k in keys if not where[k]]
+    if missing:
+        raise PieceBookError(f"the pieces picture shows no {', '.join(missing)}: lay out the pieces as "
+                             f"`arbiter calibrate GAME --layout` shows")
+    exemplars = [pieces[where[k]] for k in keys]
+    occupied = np.zeros(len(spots), bool)
+    occupied[[i for k in keys for i in where[k]]] = True
+
+    # What a right answer's distance looks like here: the pieces picture's empty spots against
+    # their empty look, each further empty picture against the others' mean, and each piece
+    # against the other exemplars of its class (when there are several).
+    right = [np.linalg.norm(pieces[~occupied] - empty_look[~occupied], axis=1)]
+    if len(frames) > 1:
+        for j, f in enumerate(frames):
+            rest = np.mean([g for i, g in enumerate(frames) if i != j], axis=0)
+            right.append(np.linalg.norm(f - rest, axis=1))
+    within = []
+    for k, ex in zip(keys, exemplars):
+        if len(ex) > 1:
+            at = np.asarray(where[k])
+            dd = class_distance(ex, empty_look[at], ex, empty_look[at])
+            np.fill_diagonal(dd, np.inf)
+            within.append(dd.min(axis=1))
+    # how far pieces lie from the empty spot they stand on: the scale of what is to be told apart
+    gaps_empty = np.concatenate([np.linalg.norm(pieces[where[k]] - empty_look[where[k]], axis=1) for k in keys])
+    typical = float(np.median(gaps_empty))
+    floor = max(SPREAD_FLOOR * typical, 1e-6)
+    empty_right = np.concatenate(right)
+    # an empty spot's noise (its tail); how a class's look varies over the board (typically, and
+    # at most), measured only when a class was shown by several pieces
+    noise = max(float(np.percentile(empty_right, 90)) if len(empty_right) else 0.0, floor)
+    within_all = np.concatenate(within) if within else np.zeros(0)
+    vary = max(float(np.median(within_all)), noise) if len(within_all) else noise
+    vary_most = max(float(within_all.max()), noise) if len(within_all) else noise
+    sigma = max(float(np.median(empty_right)) if len(empty_right) else 0.0,
+                float(np.median(within_all)) if len(within_all) else 0.0, floor)
+
+    # refuse what this camera cannot tell apart
+    for k, idx in zip(keys, [where[k] for k in keys]):
+        d = np.linalg.norm(pieces[idx] - empty_look[idx], axis=1)
+        close = [spots[i] for i, x in zip(idx, d) if x <= ALIKE_SPREADS * noise]
+        if close:
+            raise PieceBookError(f"the {name_of(k)} on {', '.join(close[:6])} looks like the empty board there "
+                                 f"(difference {float(d.min()) / noise:.1f} times the camera's noise on the empty "
+                                 f"board, {ALIKE_SPREADS:g} needed): is it on its point? Use pieces that stand out "
+                                 f"from the board, or more even light")
+    gaps = []
+    for a in range(len(keys)):
+        for b in range(a + 1, len(keys)):
+            if keys[a][1] != keys[b][1]:
+                continue
+            g = float(class_distance(exemplars[a], empty_look[where[keys[a]]], exemplars[b],
+                                     empty_look[where[keys[b]]]).min())
+            gaps.append(g)
+            if g <= ALIKE_SPREADS * vary or g <= ALIKE_SHARE * typical:
+                raise PieceBookError(
+                    f"the {name_of(keys[a])} and the {name_of(keys[b])} look too alike to this camera (their "
+                    f"closest pieces differ by {g / vary:.1f} times what one piece's own looks vary by, "
+                    f"{ALIKE_SPREADS:g} needed, and by {g / typical:.2f} of what a piece differs from the board, "
+                    f"{ALIKE_SHARE:g} needed): use pieces of clearly different colours or shades, light the "
+                    f"board more evenly (no coloured lamp), or lay out more pieces of each so calibration sees "
+                    f"how each varies (`arbiter calibrate GAME --layout --full-set`)")
+    unknown = UNKNOWN_SPREADS * vary_most
+    if min(len(ex) for ex in exemplars) < 2:
+        unknown = max(unknown, UNKNOWN_GAP * typical)
+    spread = vary_most
+    notes = [f"{len(frames)} empty picture(s); {sum(len(e) for e in exemplars)} pieces of {len(keys)} classes; "
+             f"spread {spread:.4f}, sigma {sigma:.4f}, foreign beyond {unknown:.4f}; classes apart by at least "
+             f"{min(gaps) / typical if gaps else float('nan'):.2f} of a piece's difference from the board"]
+    return PieceBook(embedder_id, spots, tuple(spot_kind), empty_look, [tuple(k) for k in keys], exemplars,
+                     [np.asarray(where[k], np.int64) for k in keys], sigma, unknown, notes)
+
+
+# ---------------------------------------------------------------------------- frames to embeddings
+def spot_light(layout, ratio: np.ndarray) -> np.ndarray:
+    """(N, 3): the light at each spot relative to the empty picture's, per channel, from the
+    background probes nearest it (``sampling.normalise``'s own measure)."""
+    with np.errstate(all="ignore"):
+        light = np.nanmedian(np.asarray(ratio, np.float64)[layout.near], axis=1)
+    return np.where(np.isfinite(light) & (light > 0), light, 1.0)
+
+
+def evened(patches: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """The patches (N, S, S, 3) with each spot's light (N, 3) taken out: as they would look under
+    the empty picture's light. Geometry and tone, not classification: a dimmer frame or a warmer
+    lamp scales the paper and the pieces on it alike (for a camera whose tone curve is a power,
+    exactly), so dividing by the paper's change brings every frame back to calibration's light
+    and the embedder is asked to tell pieces apart, not lamps."""
+    out = patches.astype(np.float32) / np.asarray(light, np.float32)[:, None, None, :]
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray, layout,
+                ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(embeddings (N, D), patches valid (N,), the evened patches) of one frame's spots.
+
+    ``cutter``: a ``patches.PatchCutter`` for the spots where ``layout`` looks for them;
+    ``ratio`` (P, 3): the frame's probe light ratios (``sampling.normalise``)."""
+    cut = cutter.cut(image, board_to_image)
+    patches = evened(cut.images, spot_light(layout, ratio))
+    emb = np.asarray(embedder.embed(patches), np.float32)
+    if emb.ndim != 2 or len(emb) != len(patches):
+        raise PieceBookError(f"the embedder gave {emb.shape} for {len(patches)} patches")
+    return emb, cut.valid, patches
+
+
+def embedder_for(name: str | None = None):
+    """The embedder called ``name`` (a book's ``embedder``), or with None the default: the
+    trained spot network (``vision.spotnet``) when its model loads, else ``PixelEmbedder``.
+
+    Raises PieceBookError when the named one cannot be had, saying what to do."""
+    if name is not None and name.startswith("pixels-lab-"):
+        try:
+            _p, _l, rings, reach = name.split("-")
+            return PixelEmbedder(int(rings), float(reach))
+        except ValueError:
+            raise PieceBookError(f"unknown embedder {name!r}: run `arbiter calibrate` again") from None
+    try:
+        from . import spotnet
+    except ImportError as exc:
+        if name is None:
+            return PixelEmbedder()
+        raise PieceBookError(f"the calibration was made with the spot network {name!r}, which this arbiter does "
+                             f"not have ({exc}): run `arbiter calibrate` again") from None
+    try:
+        net = spotnet.SpotNet.load()
+    except spotnet.SpotNetError as exc:
+        if name is None:
+            return PixelEmbedder()
+        raise PieceBookError(f"the calibration was made with the spot network {name!r}, which cannot be loaded "
+                             f"({exc}): run `arbiter calibrate` again") from None
+    return net
