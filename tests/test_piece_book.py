@@ -274,3 +274,51 @@ def test_calibrate_refuses_an_unknown_classifier(learned):
     layout, _ = calibration_layout(game)
     with pytest.raises(CalibrationError, match="measured or learned"):
         calibrate(game, picture(game, {}, 1000), picture(game, layout, 1000), classifier="neural")
+
+
+class _Flagging:
+    """The pixel baseline with a network's ``read``: a foreign logit, high on ``flag`` spots."""
+
+    def __init__(self, flag: list[int]):
+        self.inner = PixelEmbedder()
+        self.name = self.inner.name
+        self.flag = flag
+
+    def read(self, patches):
+        from types import SimpleNamespace
+
+        foreign = np.full(len(patches), -5.0, np.float32)
+        foreign[self.flag] = 3.0
+        return SimpleNamespace(embedding=self.inner.embed(patches), foreign=foreign)
+
+
+def test_an_embedders_own_foreign_word_blocks_the_frame(learned):
+    """An embedder that says a spot is covered by something foreign (the spot network's
+    ``foreign`` logit) is heeded: the frame gives no reading, naming the spot; with no spot
+    flagged, the same frame reads."""
+    game, cal = learned
+    frame = picture(game, random_position(game, 306), 306)
+    assert not reader_for(cal, _Flagging([])).read(frame).occluded
+    obs = reader_for(cal, _Flagging([cal.family.spots.index("d5")])).read(frame)
+    assert obs.occluded and "something unexpected on d5" in obs.reason
+
+
+@pytest.mark.parametrize("name,options", [("nine-mens-morris", {}), ("kunjing", {"players": 4}), ("brain-hanky", {})])
+def test_full_layout_shows_several_of_every_class_and_leaves_half_empty(name, options):
+    """The full set (``--layout --full-set``): two or more pieces of every class, each on a spot
+    of its kind, at most half of each kind's spots taken, the same layout every time."""
+    from vision.calibration import full_layout
+    from vision.families import family_for
+
+    game = engine.load(name, **options)
+    fam = family_for(game)
+    pos = full_layout(game)
+    assert pos == full_layout(game)
+    for c in fam.classes:
+        spots = [s for s, p in pos.items() if (p.owner, p.kind) == c.key]
+        assert 2 <= len(spots) <= 6, (c.name, spots)
+        assert all(fam.spot_kind[fam.spots.index(s)] == c.kind for s in spots)
+    for kind in set(fam.spot_kind):
+        assert sum(p.kind == kind for p in pos.values()) <= fam.spot_kind.count(kind) // 2
+    position, words = calibration_layout(game, full=True)
+    assert position == pos and all(c.name in words for c in fam.classes)

@@ -758,9 +758,10 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, embedder, empty_image
     embs = {}
     for label, img, H in shots:
         _rel, ratio, _s = read_samples(cal, layout, img, H)
-        emb, valid, _p = embed_frame(embedder, cutter, img, H, layout, ratio)
-        if not valid.all():
-            out = [family.spots[i] for i in np.flatnonzero(~valid)]
+        looks = embed_frame(embedder, cutter, img, H, layout, ratio)
+        emb = looks.emb
+        if not looks.valid.all():
+            out = [family.spots[i] for i in np.flatnonzero(~looks.valid)]
             raise CalibrationError(f"part of the board is outside the {label} picture ({', '.join(out[:6])}): move "
                                    f"the camera back or centre the board")
         embs[label] = emb

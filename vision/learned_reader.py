@@ -67,12 +67,13 @@ class LearnedReader(BoardReader):
     def _classified(self, seen: _Seen) -> Observation:
         fam = self.cal.family
         cutter = self._cutters[id(seen.layout)]
-        emb, valid, _patches = embed_frame(self.embedder, cutter, seen.image, seen.reg.board_to_image, seen.layout,
-                                           seen.ratio)
-        if not valid.all():
-            out = [fam.spots[i] for i in np.flatnonzero(~valid)]
+        looks = embed_frame(self.embedder, cutter, seen.image, seen.reg.board_to_image, seen.layout, seen.ratio)
+        if not looks.valid.all():
+            out = [fam.spots[i] for i in np.flatnonzero(~looks.valid)]
             return Observation.blocked(f"part of the board is outside the picture ({', '.join(out[:6])})")
-        r = self.book.read(emb)
+        r = self.book.read(looks.emb)
+        if looks.foreign is not None:  # the network's own word on a hand over a spot counts too
+            r.foreign = r.foreign | (looks.foreign > 0)
         self.last_book = r
         occupied = r.choice >= 0
         covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1))

@@ -80,9 +80,34 @@ class Embedder(Protocol):
 
 
 def embedder_name(embedder) -> str:
-    """The name a book records for ``embedder``: its ``name``, else its class's name."""
+    """The name a book records for ``embedder``: its ``name``; else, for one run from a model
+    file (``path``, as ``vision.spotnet.SpotNet``), the file's name and the start of its SHA-256,
+    so that a book made with another model is known for one; else its class's name."""
     name = getattr(embedder, "name", None)
-    return str(name) if name else type(embedder).__name__
+    if name:
+        return str(name)
+    path = getattr(embedder, "path", None)
+    if path is not None:
+        from pathlib import Path
+
+        p = Path(path)
+        if p.is_file():
+            return f"{p.stem}-{_digest(p)}"
+    return type(embedder).__name__
+
+
+_DIGESTS: dict = {}
+
+
+def _digest(path) -> str:
+    """The first 12 hex digits of a file's SHA-256 (kept per path, size and time)."""
+    import hashlib
+
+    st = path.stat()
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _DIGESTS:
+        _DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return _DIGESTS[key]
 
 
 class PixelEmbedder:
@@ -406,18 +431,40 @@ def evened(patches: np.ndarray, light: np.ndarray) -> np.ndarray:
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 
+@dataclass
+class FrameLooks:
+    """One frame's spots as the embedder sees them: ``emb`` (N, D); ``valid`` (N,) the patch lies
+    wholly in the frame; ``foreign`` (N,) the embedder's own foreign logit (above 0: a hand or
+    an object over the spot), or None for an embedder without one; ``patches`` the evened
+    patches it was given."""
+
+    emb: np.ndarray
+    valid: np.ndarray
+    foreign: np.ndarray | None
+    patches: np.ndarray
+
+
 def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray, layout,
-                ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(embeddings (N, D), patches valid (N,), the evened patches) of one frame's spots.
+                ratio: np.ndarray) -> FrameLooks:
+    """One frame's spots through ``embedder`` (``FrameLooks``).
 
     ``cutter``: a ``patches.PatchCutter`` for the spots where ``layout`` looks for them;
-    ``ratio`` (P, 3): the frame's probe light ratios (``sampling.normalise``)."""
+    ``ratio`` (P, 3): the frame's probe light ratios (``sampling.normalise``). An embedder with a
+    ``read`` giving ``embedding`` and ``foreign`` (``vision.spotnet.SpotNet``) gives both in
+    one pass."""
     cut = cutter.cut(image, board_to_image)
     patches = evened(cut.images, spot_light(layout, ratio))
-    emb = np.asarray(embedder.embed(patches), np.float32)
-    if emb.ndim != 2 or len(emb) != len(patches):
+    foreign = None
+    if callable(getattr(embedder, "read", None)):
+        out = embedder.read(patches)
+        emb = np.asarray(out.embedding, np.float32)
+        if getattr(out, "foreign", None) is not None:
+            foreign = np.asarray(out.foreign, np.float32).reshape(-1)
+    else:
+        emb = np.asarray(embedder.embed(patches), np.float32)
+    if emb.ndim != 2 or len(emb) != len(patches) or (foreign is not None and len(foreign) != len(patches)):
         raise PieceBookError(f"the embedder gave {emb.shape} for {len(patches)} patches")
-    return emb, cut.valid, patches
+    return FrameLooks(emb, cut.valid, foreign, patches)
 
 
 def embedder_for(name: str | None = None):
