@@ -322,3 +322,33 @@ def test_full_layout_shows_several_of_every_class_and_leaves_half_empty(name, op
         assert sum(p.kind == kind for p in pos.values()) <= fam.spot_kind.count(kind) // 2
     position, words = calibration_layout(game, full=True)
     assert position == pos and all(c.name in words for c in fam.classes)
+
+
+def test_calibrate_command_learns_from_a_camera_with_more_empty_pictures(tmp_path):
+    """`arbiter calibrate GAME --camera ... --classifier learned`: after the empty board's picture
+    it takes two more of it without asking (``MORE_EMPTY``), and the file it writes is a learned
+    calibration whose book was made from all three. The camera here is a video file of the
+    simulator's pictures: 6 frames per picture taken (the exposure's settling), empty then the
+    pieces laid out."""
+    from click.testing import CliRunner
+
+    from arbiter.cli import main
+    from arbiter.cli.vision import MORE_EMPTY
+
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game)
+    path = str(tmp_path / "camera.avi")
+    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    assert writer.isOpened()
+    for image, n in ((picture(game, {}, 1000), 6 * (1 + MORE_EMPTY)), (picture(game, layout, 1000), 6)):
+        for _ in range(n):
+            writer.write(image)
+    writer.release()
+    out = tmp_path / "cal.json"
+    got = CliRunner().invoke(main, ["calibrate", GAME, "--camera", path, "--width", "640", "--height", "480",
+                                    "--classifier", "learned", "--out", str(out)], input="\n\n")
+    assert got.exit_code == 0, got.output
+    assert "Classifier: learned" in got.output
+    cal = load_calibration(out, game=GAME)
+    assert cal.classifier == "learned"
+    assert any(f"{1 + MORE_EMPTY} empty picture(s)" in n for n in cal.notes), cal.notes

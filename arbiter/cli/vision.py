@@ -82,6 +82,15 @@ class _Capture:
     def take(self, prompt: str) -> np.ndarray:
         console.print(prompt)
         click.prompt("Press Enter when ready", default="", show_default=False, prompt_suffix=" ")
+        return self.frame()
+
+    def more(self, n: int) -> list[np.ndarray]:
+        """``n`` more pictures of the same scene, without asking: the learned classifier learns
+        each empty spot from several (``calibrate(more_empty=...)``), which shows the camera's
+        own noise."""
+        return [self.frame() for _ in range(n)]
+
+    def frame(self) -> np.ndarray:
         frame = None
         for _ in range(6):  # let exposure settle; keep the last good frame
             got = self.cam.read()
@@ -221,9 +230,10 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     def progress(message: str) -> None:
         console.print(f"  [{next(steps)}] {message}")
 
-    def attempt(empty: np.ndarray, pieces: np.ndarray):
+    def attempt(empty: np.ndarray, pieces: np.ndarray, more_empty=()):
         return run_calibration(g, empty, pieces, position=position, method=method,
-                               corners=corner_pts, a1=a1, progress=progress, classifier=classifier)
+                               corners=corner_pts, a1=a1, progress=progress, classifier=classifier,
+                               more_empty=more_empty)
 
     if camera is None:
         try:
@@ -236,7 +246,8 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
             fail(f"calibration failed: {exc}", 1)
     else:
         cal, pieces_img = _calibrate_with_camera(camera, width, height, camera_backend, exposure, gain, ev, game,
-                                                 described, attempt)
+                                                 described, attempt, MORE_EMPTY if classifier == "learned" else 0,
+                                                 "--layout --full-set" if full_set else "--layout")
     try:
         write_atomic(out_path, cal.dumps())
     except OSError as exc:
@@ -257,24 +268,29 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
 EXPOSURE_RETRIES = 3
 
 
+# With the learned classifier, this many more pictures of the empty board are taken with the first.
+MORE_EMPTY = 2
+
+
 def _calibrate_with_camera(camera: str, width: int, height: int, backend: str, exposure, gain, ev, game: str,
-                           described: str, attempt):
+                           described: str, attempt, more: int = 0, layout_flags: str = "--layout"):
     """Take both pictures and calibrate; when they are too bright or too dark, step the camera's
     exposure the way the calibration says and take them again (at most EXPOSURE_RETRIES times)."""
     from vision.calibration import CalibrationError, ExposureError
 
     first = "1. Clear every piece off the board; keep hands and shadows away."
-    second = f"2. Lay out {described}. (See `arbiter calibrate {game} --layout`.)"
+    second = f"2. Lay out {described}. (See `arbiter calibrate {game} {layout_flags}`.)"
     cap = _Capture(camera, width, height, backend, exposure, gain, ev)
     try:
         shown = cap.cam.exposure()
         if shown is not None:
             console.print(f"Camera exposure: {shown.describe()}.")
         empty_img = cap.take(first)
+        more_empty = cap.more(more)
         pieces_img = cap.take(second)
         for retry in itertools.count(1):
             try:
-                return attempt(empty_img, pieces_img), pieces_img
+                return attempt(empty_img, pieces_img, more_empty), pieces_img
             except ExposureError as exc:
                 what = "the paper is over-exposed" if exc.change == "lower" else "the pictures are too dark"
                 if retry > EXPOSURE_RETRIES:
@@ -287,6 +303,7 @@ def _calibrate_with_camera(camera: str, width: int, height: int, backend: str, e
                 console.print(f"[yellow]{what[0].upper() + what[1:]}:[/] {done}; taking the pictures again "
                               f"({retry} of {EXPOSURE_RETRIES}).", soft_wrap=True)
                 empty_img = cap.take(first.replace("Clear every piece", "Clear every piece again"))
+                more_empty = cap.more(more)
                 pieces_img = cap.take(second)
             except CalibrationError as exc:
                 fail(f"calibration failed: {exc}", 1)
