@@ -39,8 +39,8 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 from .patches import PatchCutter
-from .piece_book import (PieceBook, PieceBookError, build_book, class_distance, embed_frame, embedder_for,
-                         embedder_name)
+from .piece_book import (PieceBook, PieceBookError, build_book, embed_frame, embedder_for, embedder_name,
+                         leave_one_out)
 
 FORMAT = "arbiter-calibration"
 # The file version written, and the newest read. Version 2 adds the classifier and, for the
@@ -659,7 +659,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
                                f"set as expected: lay out the pieces as `arbiter calibrate {game.name} --layout` shows")
     cal.templates = {key: np.mean(v, axis=0) for key, v in learned.items()}
     if classifier == "learned":
-        return _learn_book(cal, layout, embedder, empty_image, H_empty, pieces_image, H_pieces, position,
+        return _learn_book(cal, layout, board, embedder, empty_image, H_empty, pieces_image, H_pieces, position,
                            list(more_empty), say)
 
     say("checking that no two pieces look alike")
@@ -726,8 +726,8 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     return cal
 
 
-def _learn_book(cal: Calibration, layout: sampling.Layout, embedder, empty_image: np.ndarray, H_empty: np.ndarray,
-                pieces_image: np.ndarray, H_pieces: np.ndarray, position: Mapping[str, Any],
+def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empty_image: np.ndarray,
+                H_empty: np.ndarray, pieces_image: np.ndarray, H_pieces: np.ndarray, position: Mapping[str, Any],
                 more_empty: list[np.ndarray], say) -> Calibration:
     """Finish ``cal`` for the learned reader: its piece book, checked (see ``vision.piece_book``).
 
@@ -744,14 +744,12 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, embedder, empty_image
         raise CalibrationError(str(exc)) from None
     say(f"learning the pieces as the embedder {embedder_name(embedder)} sees them")
     cutter = PatchCutter(family, layout.spot_at)
-    shots = []
-    for label, img, H in [("empty board", empty_image, H_empty), ("pieces", pieces_image, H_pieces)]:
-        shots.append((label, img, H))
+    shots = [("empty board", empty_image, H_empty), ("pieces", pieces_image, H_pieces)]
     for j, img in enumerate(more_empty):
         if not isinstance(img, np.ndarray) or img.shape != empty_image.shape or img.dtype != np.uint8:
             raise CalibrationError(f"empty picture {j + 2} is not a colour picture of the empty picture's size")
         try:
-            H = cal.locator.locate(img, _board_of_game(cal)).board_to_image
+            H = cal.locator.locate(img, board).board_to_image
         except rg.RegistrationError as exc:
             raise CalibrationError(f"empty picture {j + 2}: {exc}") from None
         shots.append((f"empty board ({j + 2})", img, H))
@@ -775,23 +773,15 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, embedder, empty_image
     say("checking that every spot reads correctly")
     for label, emb in embs.items():
         want = {} if label.startswith("empty") else keys
-        d = book.distances(emb)
-        if want:  # each piece against the other pieces of its class only
-            for s, key in want.items():
-                c = book.classes.index(key)
-                i = family.spots.index(s)
-                others = book.exemplar_spots[c] != i
-                if others.any():
-                    d[i, 1 + c] = float(class_distance(emb[i:i + 1], book.empty[i:i + 1], book.exemplars[c][others],
-                                                       book.empty[book.exemplar_spots[c][others]]).min())
-        r = book.read_distances(d)
+        truth = np.array([0 if s not in want else 1 + book.classes.index(want[s]) for s in family.spots])
+        r = book.read_distances(leave_one_out(book, emb, truth))  # each piece against the others of its class
         wrong = []
         for i, s in enumerate(family.spots):
             got = None if r.choice[i] < 0 else book.classes[r.choice[i]]
             if got != want.get(s):
                 wrong.append(f"{s} reads {_word(family, got)}, not {_word(family, want.get(s))}")
-            elif r.foreign[i] and got is None:
-                wrong.append(f"{s} reads as something unexpected, not empty")
+            elif r.foreign[i]:
+                wrong.append(f"{s} reads as something unexpected, not {_word(family, got)}")
         if wrong:
             raise CalibrationError(f"the {label} picture does not read back correctly: {'; '.join(wrong[:5])}"
                                    f"{' ...' if len(wrong) > 5 else ''}. Check for glare, shadows or pieces off "
@@ -808,10 +798,6 @@ def _surface_note(bend, H_empty: np.ndarray) -> str:
     return (f"{SURFACE_NOTE} not measured (too few of its points found on the empty picture)" if bend is None
             else f"{SURFACE_NOTE} bent up to {bend.largest_px(H_empty):.1f} px from a flat fit, followed "
                  f"({len(bend.points)} points)")
-
-
-def _board_of_game(cal: Calibration):
-    return engine.load(cal.game, **cal.options).board
 
 
 def _widest_envelope(cal: Calibration, layout: sampling.Layout, image: np.ndarray, H: np.ndarray,
