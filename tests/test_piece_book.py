@@ -74,8 +74,8 @@ def classes_of(names) -> dict:
     return {(i + 1, "man"): COLOURS[name] for i, name in enumerate(names)}
 
 
-def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2):
-    emb = PixelEmbedder()
+def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2, embedder=None):
+    emb = embedder or PixelEmbedder()
     n = len(spots_bg)
     names = tuple(f"p{i}" for i in range(n))
     keys = list(colours)
@@ -91,16 +91,30 @@ def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2)
     return emb, book
 
 
+class _Unit:
+    """The pixel baseline's vectors scaled to length 1, as the spot network gives them."""
+
+    def __init__(self):
+        self.inner = PixelEmbedder()
+        self.name = "unit-" + self.inner.name
+
+    def embed(self, patches):
+        e = self.inner.embed(patches)
+        return e / np.linalg.norm(e, axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("unit", [False, True], ids=["pixels", "unit-length"])
 @pytest.mark.parametrize("colours", [("white", "black"), ("red", "blue", "white"),
                                      ("red", "blue", "green", "yellow")])
-def test_book_tells_two_three_and_four_colours_apart(colours):
+def test_book_tells_two_three_and_four_colours_apart(colours, unit):
     """Taught by two pieces of each colour, the book reads boards of those colours on every
     spot, under a light 20% dimmer or brighter than calibration's once it is taken out
-    (``evened``, as the reader does with the probes' measure), every spot right and sure of it."""
+    (``evened``, as the reader does with the probes' measure), every spot right and sure of it;
+    with the embeddings of length 1 too, as the spot network gives them."""
     rng = np.random.default_rng(len(colours))
     bg = board(rng)
     cl = classes_of(colours)
-    emb, book = make_book(rng, bg, cl)
+    emb, book = make_book(rng, bg, cl, embedder=_Unit() if unit else None)
     assert book.classes == list(cl)
     keys = list(cl)
     for trial in range(6):
@@ -146,11 +160,12 @@ def test_a_piece_not_laid_out_is_refused():
 
 def test_a_hand_reads_as_foreign():
     """Skin over a spot (smooth, pinkish, across the whole patch) and a cup's rim are nothing
-    the book knows: foreign, not empty or a piece; the clear spots beside them are not."""
+    the book knows: foreign, not empty or a piece; the clear spots beside them are not. (Three
+    pieces of each colour: from three on, the book knows how a class varies, ``UNKNOWN_LEAST``.)"""
     rng = np.random.default_rng(9)
     bg = board(rng)
     cl = classes_of(("white", "black"))
-    emb, book = make_book(rng, bg, cl)
+    emb, book = make_book(rng, bg, cl, per_class=3)
     hand = np.zeros((2, S, S, 3), np.uint8)
     hand[0] = (120, 150, 215)  # skin, BGR
     cv2.circle(hand[0], (10, 40), 20, (95, 120, 180), -1)  # a knuckle's shade

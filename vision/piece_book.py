@@ -55,12 +55,14 @@ ALIKE_SPREADS = 3.0
 # lamp will do, and a person would call two such pieces the same colour.
 ALIKE_SHARE = 0.15
 # A spot farther than this many spreads from everything it may hold is foreign (a hand, a cup),
-# when every class was shown by two pieces or more, so that the spread holds how a piece's look
-# varies from spot to spot.
+# when every class was shown by ``UNKNOWN_LEAST`` pieces or more, so that the spread holds how a
+# piece's look varies from spot to spot (the farthest any lay from the others of its class).
 UNKNOWN_SPREADS = 3.0
-# With a class shown by one piece only, the spread is measured on empty spots alone, and a piece
-# on another spot, under another lamp, lies farther from its exemplar than that noise: then
-# foreign is beyond this share of how far the pieces lie from the empty spots they stand on.
+UNKNOWN_LEAST = 3
+# With a class shown by fewer, its variation is not known (with two, one distance stands for it),
+# and a piece on another spot, under another lamp, may lie farther from its exemplars than any
+# noise measured: then foreign is beyond this share of how far the pieces lie from the empty
+# spots they stand on, if that is farther.
 UNKNOWN_GAP = 1.0
 # The temperature is at least this share of how far a piece lies from the empty board: a rival
 # look nearer than a tenth of that is still 13% likely, one nearer than a third 0.1%. With
@@ -411,7 +413,7 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
                     f"board more evenly (no coloured lamp), or lay out more pieces of each so calibration sees "
                     f"how each varies (`arbiter calibrate GAME --layout --full-set`)")
     unknown = UNKNOWN_SPREADS * vary_most
-    if min(len(ex) for ex in exemplars) < 2:
+    if min(len(ex) for ex in exemplars) < UNKNOWN_LEAST:
         unknown = max(unknown, UNKNOWN_GAP * typical)
     spread = vary_most
     notes = [f"{len(frames)} empty picture(s); {sum(len(e) for e in exemplars)} pieces of {len(keys)} classes; "
