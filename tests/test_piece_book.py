@@ -367,3 +367,18 @@ def test_calibrate_command_learns_from_a_camera_with_more_empty_pictures(tmp_pat
     cal = load_calibration(out, game=GAME)
     assert cal.classifier == "learned"
     assert any(f"{1 + MORE_EMPTY} empty picture(s)" in n for n in cal.notes), cal.notes
+
+
+class _Broken:
+    """An embedder whose runtime fails, as a network's may (a RuntimeError of its own)."""
+
+    name = PixelEmbedder().name
+
+    def embed(self, patches):
+        raise RuntimeError("the network's runtime gave up")
+
+
+def test_an_embedder_that_fails_gives_no_reading_not_an_exception(learned):
+    game, cal = learned
+    obs = reader_for(cal, _Broken()).read(picture(game, random_position(game, 307), 307))
+    assert obs.occluded and "RuntimeError: the network's runtime gave up" in obs.reason

@@ -23,14 +23,13 @@ Like ``BoardReader`` it never raises for a frame: whatever goes wrong comes back
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from engine.core import Piece
 from engine.observation import Observation, Reading
 
 from .calibration import Calibration, CalibrationError
-from .patches import PatchCutter, PatchError
+from .patches import PatchCutter
 from .piece_book import PieceBookError, embed_frame, embedder_for
 from .reader import BoardReader, _Seen
 
@@ -60,9 +59,10 @@ class LearnedReader(BoardReader):
     def read(self, frame) -> Observation:
         try:
             return super().read(frame)
-        except (PatchError, PieceBookError, ValueError, FloatingPointError, np.linalg.LinAlgError, cv2.error) as exc:
-            # a frame the hand-set front passed but the patches or the embedder could not take
-            return Observation.blocked(f"the frame could not be read ({exc})")
+        except Exception as exc:  # a frame must never stop the game
+            # a frame the front passed but the patches or the embedder could not take (the
+            # network's runtime has errors of its own), said with what went wrong
+            return Observation.blocked(f"the frame could not be read ({type(exc).__name__}: {exc})")
 
     def _classified(self, seen: _Seen) -> Observation:
         fam = self.cal.family
