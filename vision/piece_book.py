@@ -47,9 +47,13 @@ import numpy as np
 
 FORMAT = "arbiter-piece-book"
 VERSION = 1
-# A class no farther from another (or from the empty spot it stands on) than this many times the
-# book's spread of right answers cannot be told apart from it by this camera.
+# A piece no farther from the empty spot it stands on than this many times the empty board's
+# noise cannot be told from it by this camera; nor, shown once each, two classes.
 ALIKE_SPREADS = 3.0
+# Two classes shown by several pieces each are too alike when a piece of either lies, typically,
+# less than this many times as far from the nearest piece of the other as from the nearest of
+# its own: at 1 the nearest is as likely the other colour as its own.
+ALIKE_RATIO = 1.5
 # ... and two classes closer than this share of how far pieces lie from the empty board are too
 # alike whatever the noise: a spread measured on two still pictures does not see what the next
 # lamp will do, and a person would call two such pieces the same colour.
@@ -384,22 +388,23 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
             rest = np.mean([g for i, g in enumerate(frames) if i != j], axis=0)
             right.append(np.linalg.norm(f - rest, axis=1))
     within = []
+    nearest_own: dict[tuple[int, str], np.ndarray] = {}  # per piece, its nearest other piece of its class
     for k, ex in zip(keys, exemplars):
         if len(ex) > 1:
             at = np.asarray(where[k])
             dd = class_distance(ex, empty_look[at], ex, empty_look[at])
             np.fill_diagonal(dd, np.inf)
-            within.append(dd.min(axis=1))
+            nearest_own[k] = dd.min(axis=1)
+            within.append(nearest_own[k])
     # how far pieces lie from the empty spot they stand on: the scale of what is to be told apart
     gaps_empty = np.concatenate([np.linalg.norm(pieces[where[k]] - empty_look[where[k]], axis=1) for k in keys])
     typical = float(np.median(gaps_empty))
     floor = max(SPREAD_FLOOR * typical, 1e-6)
     empty_right = np.concatenate(right)
-    # an empty spot's noise (its tail); how a class's look varies over the board (typically, and
-    # at most), measured only when a class was shown by several pieces
+    # an empty spot's noise (its tail); how far a piece lay from the nearest other of its class (the
+    # farthest), measured only when a class was shown by several pieces
     noise = max(float(np.percentile(empty_right, 90)) if len(empty_right) else 0.0, floor)
     within_all = np.concatenate(within) if within else np.zeros(0)
-    vary = max(float(np.median(within_all)), noise) if len(within_all) else noise
     vary_most = max(float(within_all.max()), noise) if len(within_all) else noise
 
     # refuse what this camera cannot tell apart
@@ -416,14 +421,24 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
         for b in range(a + 1, len(keys)):
             if keys[a][1] != keys[b][1]:
                 continue
-            g = float(class_distance(exemplars[a], empty_look[where[keys[a]]], exemplars[b],
-                                     empty_look[where[keys[b]]]).min())
+            ab = class_distance(exemplars[a], empty_look[where[keys[a]]], exemplars[b], empty_look[where[keys[b]]])
+            g = float(ab.min())
             gaps.append(g)
-            if g <= ALIKE_SPREADS * vary or g <= ALIKE_SHARE * typical:
+            if keys[a] in nearest_own and keys[b] in nearest_own:
+                # each piece: how much farther the other colour's nearest piece lies than its own's
+                ratio = float(np.median(np.concatenate([ab.min(axis=1) / np.maximum(nearest_own[keys[a]], 1e-9),
+                                                        ab.min(axis=0) / np.maximum(nearest_own[keys[b]], 1e-9)])))
+                alike = ratio < ALIKE_RATIO
+                why = (f"a piece of either lies a median {ratio:.1f} times as far from the nearest of the other "
+                       f"as from the nearest of its own, {ALIKE_RATIO:g} needed")
+            else:
+                alike = g <= ALIKE_SPREADS * noise
+                why = (f"their pieces differ by {g / noise:.1f} times the camera's noise on the empty board, "
+                       f"{ALIKE_SPREADS:g} needed")
+            if alike or g <= ALIKE_SHARE * typical:
                 raise PieceBookError(
-                    f"the {name_of(keys[a])} and the {name_of(keys[b])} look too alike to this camera (their "
-                    f"closest pieces differ by {g / vary:.1f} times what one piece's own looks vary by, "
-                    f"{ALIKE_SPREADS:g} needed, and by {g / typical:.2f} of what a piece differs from the board, "
+                    f"the {name_of(keys[a])} and the {name_of(keys[b])} look too alike to this camera ({why}; "
+                    f"their closest differ by {g / typical:.2f} of what a piece differs from the board, "
                     f"{ALIKE_SHARE:g} needed): use pieces of clearly different colours or shades, light the "
                     f"board more evenly (no coloured lamp), or lay out more pieces of each so calibration sees "
                     f"how each varies (`arbiter calibrate GAME --layout --full-set`)")
