@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/photoreal.py                     # dev and holdout, a table
     .venv/bin/python benchmarks/photoreal.py benchmarks/data/photoreal/dev --json out.json
     .venv/bin/python benchmarks/photoreal.py --game               # the game sets through the referee
+    .venv/bin/python benchmarks/photoreal.py benchmarks/data/photoreal/dev --reader learned   # docs/piece-book.md
 
 Per setup (one camera pose over one board) the two calibration pictures are given to
 ``vision.calibration.calibrate``; a ``CalibrationError`` is that setup's failure (its message is
@@ -19,6 +20,10 @@ against the truth in ``set.json``:
 through ``arbiter.referee.Referee`` (each frame's observation three times, as the stabiliser
 would pass a settled board) and counts the steps it accepted, wrong steps accepted (must be 0),
 and frames it called illegal.
+
+``--reader learned`` calibrates every setup for the learned reader instead
+(``vision.learned_reader``; ``--embedder`` picks the spot network, the pixel baseline, or the
+default) and reads with it: the same figures. Develop and tune it on ``dev`` only.
 
 The set is made by ``benchmarks/photoreal/make_set.py`` (``make photoreal``); see docs/photoreal.md.
 """
