@@ -94,6 +94,8 @@ def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2,
 class _Unit:
     """The pixel baseline's vectors scaled to length 1, as the spot network gives them."""
 
+    wants_evened = True
+
     def __init__(self):
         self.inner = PixelEmbedder()
         self.name = "unit-" + self.inner.name
@@ -293,6 +295,8 @@ def test_calibrate_refuses_an_unknown_classifier(learned):
 
 class _Flagging:
     """The pixel baseline with a network's ``read``: a foreign logit, high on ``flag`` spots."""
+
+    wants_evened = True
 
     def __init__(self, flag: list[int]):
         self.inner = PixelEmbedder()
