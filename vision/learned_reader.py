@@ -65,6 +65,7 @@ class LearnedReader(BoardReader):
             return Observation.blocked(f"the frame could not be read ({type(exc).__name__}: {exc})")
 
     def _classified(self, seen: _Seen) -> Observation:
+        """The piece book's reading of a located frame (steps 1-4 of the module's text)."""
         fam = self.cal.family
         cutter = self._cutters[id(seen.layout)]
         looks = embed_frame(self.embedder, cutter, seen.image, seen.reg.board_to_image, seen.layout, seen.ratio)
