@@ -17,6 +17,7 @@ from .core import BadOption, Option, UnknownGame, resolve_options
 from .rules import mills
 from .rules.brain_hanky import HankyRules, HankySettings
 from .rules.brainmaster import BrainmasterRules, BrainmasterSettings
+from .rules.circles import CirclesRules, CirclesSettings
 from .rules.match import MatchRules
 from .rules.mills import MillRules, MillSettings
 from .rules.stack import SINGLE, TEAMS as STACK_TEAMS, TWO_COLOURS, StackRules, StackSettings
@@ -417,8 +418,37 @@ BRAINMASTER = GameSpec(
 
 SPECS += (BRAINMASTER,)
 
+
+def _circles_options(settings: CirclesSettings, o: dict[str, Any]) -> CirclesSettings:
+    return replace(settings, lockdown=o["lockdown"], goals=o["spin_cycle"] or 1, uncloned=o["uncloned"],
+                   wild_cards=o["wild_cards"], first=o["first"])
+
+
+THINKING_IN_CIRCLES = GameSpec(
+    "thinking-in-circles", "Thinking In Circles: name a circle, outguess the other player's secret beads, and get "
+                           "three adjacent tokens on your colour or your secret shapes",
+    "circles", CirclesSettings(),
+    (Option("lockdown", bool, False, "Lockdown: one Blocker each to refuse the circle the other player names; a "
+                                     "token ending on a neutral space gives the player to move another (TC-4)"),
+     Option("spin_cycle", int, 0, "Spin Cycle: 2 or 3 secret goals each (0: off, one goal; TC-2)",
+            lambda v: None if v in (0, 2, 3) else "Spin Cycle gives 2 or 3 goals each (0 leaves it off)"),
+     Option("uncloned", bool, False, "UnCloned: no goal may have the same shape twice side by side"),
+     Option("wild_cards", bool, False, "Wild Cards: a token on your colour counts as any shape of your goal"),
+     Option("first", str, "white", "the colour of player 1, who moves first (the rulebook: the other player "
+                                   "chose the other colour)", _one_of("white", "black")),
+     MOVE_CAP),
+    _circles_options,
+    notes=("TC-1: each player picks 1-3 beads of one colour in secret (white +1, black -1); the sum moves the "
+           "named circle's token, clockwise when positive.",
+           "TC-2: goals and beads are given privately; the goals are revealed when the game ends.",
+           "TC-3: wins are checked after each move over all five triples, forward and backward; if both players "
+           "win at once, the player who named the circle wins.",
+           "TC-4 (Lockdown): a Blocker is spent after the other player names a circle; one a turn (docs/rules.md)."))
+
+SPECS += (THINKING_IN_CIRCLES,)
+
 FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules, "stack": StackRules, "tableaux": TableauxRules,
-            "brainmaster": BrainmasterRules}
+            "brainmaster": BrainmasterRules, "circles": CirclesRules}
 # What each family is, in a line (``arbiter games`` lists the games under these headings).
 FAMILY_TITLES = {
     "mills": "The mill family: place, move, jump; lines remove or win (Morris, Morabaraba, Shax, the 3x3 "
@@ -427,6 +457,7 @@ FAMILY_TITLES = {
     "tableaux": "Tableaux: take chips off the board; the last chip loses",
     "brain-hanky": "Brain Hanky: rings and gems on two webs",
     "brainmaster": "Brainmaster: a code of coloured pegs, cracked row by row",
+    "circles": "Thinking In Circles: five tokens on five tracks, steered by secret beads",
 }
 
 _BY_NAME = {spec.name: spec for spec in SPECS}

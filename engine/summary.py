@@ -21,6 +21,8 @@ def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
         return _tableaux_summary(game)
     if game.spec.family == "brainmaster":
         return _brainmaster_summary(game)
+    if game.spec.family == "circles":
+        return _circles_summary(game)
     return _mill_summary(game)
 
 
@@ -312,6 +314,52 @@ def _brainmaster_summary(game: Game) -> list[tuple[str, list[str]]]:
     out = [("Set-up", setup), ("Playing", plays), ("End of the game", ends)]
     out.append(("Notation", ["The code (a secret): code=RBGY.  A guess: row:colours, 3:RBGY.  An answer: "
                              "row:NbNw, 3:2b1w (3:0b0w for none).  Calls: next-code, next-round."]))
+    return out + _options_section(game)
+
+
+def _circles_summary(game: Game) -> list[tuple[str, list[str]]]:
+    from .boards.circles import SYMBOL_NAMES
+
+    s = game.settings
+    g = game.rules.geometry
+    track = ", ".join(SYMBOL_NAMES[c] for c in g.track)
+    starts = ", ".join(f"C{k} space {t}" for k, t in enumerate(g.starts, 1))
+    first, second = game.rules.colour_name(1), game.rules.colour_name(2)
+    goals = "one secret goal" if s.goals == 1 else f"{s.goals} secret goals (Spin Cycle)"
+    setup = [f"Board: five circles C1-C5 in a ring, each a track of {g.size} spaces numbered clockwise from its top "
+             f"(boards.md section 4). Circle Ck shows the track {track} turned by {g.shift}(k-1) spaces.",
+             f"The five tokens start on each circle's first neutral space: {starts}.",
+             f"Player 1 plays {first} and moves first; player 2 plays {second}.",
+             f"Each player gives the companion {goals} privately: three shapes in order, from circle, triangle, "
+             f"square and pentagon (ruling TC-2)."]
+    if s.uncloned:
+        setup.append("UnCloned: no goal may have the same shape twice side by side.")
+    if s.lockdown:
+        setup.append("Lockdown: each player starts with one Blocker (ruling TC-4).")
+    plays = ["On a turn the player to move names a circle; the other player, then the player to move, secretly "
+             "choose 1 to 3 beads of one colour: white counts +1 each, black -1 each (ruling TC-1).",
+             "Once both are in, the companion reveals the beads together, and the named circle's token moves by "
+             "their sum, clockwise when positive; a sum of 0 leaves it where it is."]
+    if s.lockdown:
+        plays.append("Lockdown: right after a circle is named, the other player may spend a Blocker to make the "
+                     "player to move name another circle (one Blocker a turn). When the moved token ends on a "
+                     "neutral space, a move of 0 included, the player to move gains a Blocker (ruling TC-4).")
+    ends = ["After every move the five triples of adjacent circles (C5 is next to C1) are read forward and "
+            "backward: three tokens on your colour win, and so do three tokens on the shapes of one of your goals "
+            "in order (ruling TC-3)."]
+    if s.wild_cards:
+        ends.append("Wild Cards: a token on your colour counts as any shape of your goal.")
+    ends.append("If both players win on the same move, the player who named the circle wins (ruling TC-3). The "
+                "companion announces a win by a secret goal and reveals every goal when the game ends.")
+    if s.repetition_draw:
+        ends.append("The third time a turn starts from the same tokens and Blockers with the same player to move, "
+                    "the game is drawn (ruling G-3).")
+    if s.move_cap:
+        ends.append(f"{s.move_cap} moves without a win draw the game (ruling G-3; option move_cap).")
+    out = [("Set-up", setup), ("Playing", plays), ("End of the game", ends)]
+    out.append(("Notation", ["A goal (a secret): goal=CST (C circle, T triangle, S square, P pentagon).  Naming a "
+                             "circle: C3.  Beads (a secret): beads=2w (two white), beads=3b (three black).  A "
+                             "Blocker: block.  The token move: c3.5-c3.9 (circle 3, space 5 to space 9)."]))
     return out + _options_section(game)
 
 

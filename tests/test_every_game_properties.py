@@ -27,9 +27,11 @@ VARIANTS = [(n, {}) for n in engine.names() if n not in HANKY] + [
     ("stack", {"two_colours": True, "target": 20}), ("stack", {"teams": True, "target": 20}),
     ("stack", {"players": 3, "elimination": True, "target": 15}),
     ("tableaux", {"advanced": True}),
+    ("thinking-in-circles", {"lockdown": True}), ("thinking-in-circles", {"spin_cycle": 3, "uncloned": True}),
+    ("thinking-in-circles", {"wild_cards": True, "first": "black"}),
 ]
 MAX_STEPS = 5000  # far beyond any game's move cap; a playout that reaches it has not ended
-PHASES = {"placement", "movement", "removal", "over", "round-over", "set-up", "taking"}
+PHASES = {"placement", "movement", "removal", "over", "round-over", "set-up", "taking", "choosing"}
 
 
 def _id(v):
@@ -73,7 +75,7 @@ def check(state):
     for step in legal:
         assert state.why_illegal(step) is None, f"{step} is listed legal but why_illegal objects"
         assert state.rules.parse(str(step)) == step, "notation must round-trip"
-        assert step.kind != CALL or str(step) in ("next-round", "next-code") or state.phase == "set-up"
+        assert step.kind != CALL or str(step) in ("next-round", "next-code") or state.phase in ("set-up", "choosing")
     for call in state.calls():
         assert call not in legal and state.why_illegal(call) is None
 

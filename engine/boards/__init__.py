@@ -10,11 +10,12 @@ from functools import lru_cache
 
 from .brain_hanky import BrainHankyBoard, brain_hanky_board
 from .brainmaster import BrainmasterBoard, brainmaster_board
+from .circles import CirclesBoard, circles_board
 from .graph import BoardError, BoardGraph
 from .htjb import HOME_RANKS, build_all as _build_htjb
 
-__all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "BrainmasterBoard", "HOME_RANKS", "board", "board_names",
-           "brain_hanky_board", "brain_hanky_for", "brainmaster_board"]
+__all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "BrainmasterBoard", "CirclesBoard", "HOME_RANKS", "board",
+           "board_names", "brain_hanky_board", "brain_hanky_for", "brainmaster_board", "circles_board"]
 
 # Default Brain Hanky boards by name: plain, periodic, orange-only periodic, 4x expanded.
 _BRAIN_HANKY = {
@@ -33,6 +34,8 @@ def _registry() -> dict[str, BoardGraph]:
     for rows in range(8, 13):  # Brainmaster's --rows 8..12, four holes a row
         graph = brainmaster_board(rows, 4).graph
         boards[graph.name] = graph
+    circles = circles_board().graph  # Thinking In Circles' five tracks
+    boards[circles.name] = circles
     return boards
 
 
