@@ -252,6 +252,11 @@ class CirclesRules(RulesBase):
             return "beads"
         return text
 
+    def _make_explainer(self, sees: str):
+        from .circles_explain import CirclesExplainer
+
+        return CirclesExplainer(self, sees)
+
     def step_spots(self, step: Step) -> tuple[str, ...]:
         """A circle named lights its whole track; a token move its start and end."""
         if step.kind == CALL:
