@@ -392,6 +392,11 @@ class Player:
         self.intended = (_as_said(step),)
         if self.on_act is not None:
             self.on_act(text)
+        if state.private_to is not None and state.rules.public_text(step) != str(step):
+            # A secret step (a code, a goal, a choice of beads): its player gives it privately, as on
+            # their private page; it is never made on the board nor said with the buttons.
+            s.referee.enter(step)
+            return True
         before = len(s.history)
         t.run(step_actions(state, step))
         if (len(s.history) == before and s.state is state and s.waiting_for is None

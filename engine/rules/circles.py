@@ -473,7 +473,7 @@ class CirclesState(StateBase):
             goals = list(self.goals)
             goals[p - 1] = goals[p - 1] + (text[len(SET_GOAL):],)
             nxt.goals = tuple(goals)
-            nxt.events = (f"{rules.side_name(p)} has written down a goal",)
+            nxt.events = ("has written down a goal",)
             if len(nxt.goals[1]) == rules.settings.goals:
                 nxt.stage = CIRCLE
                 nxt.seen = (nxt._turn_key(),)
@@ -481,7 +481,7 @@ class CirclesState(StateBase):
         if stage == CIRCLE:
             nxt.circle = rules.circle_steps.index(step) + 1
             nxt.stage = ANSWER
-            nxt.events = (f"{rules.side_name(self.mover)} names C{nxt.circle}",)
+            nxt.events = (f"names C{nxt.circle}",)
             return nxt
         if step == rules.block:
             blockers = list(self.blockers)
@@ -490,8 +490,8 @@ class CirclesState(StateBase):
             nxt.blocked = self.circle
             nxt.circle = None
             nxt.stage = CIRCLE
-            nxt.events = (f"{rules.side_name(self.other)} spends a Blocker: {rules.side_name(self.mover)} must name "
-                          f"a circle other than C{self.circle}",)
+            nxt.events = (f"spends a Blocker: {rules.colour_name(self.mover)} must name a circle other than "
+                          f"C{self.circle}",)
             return nxt
         if stage == ANSWER:
             nxt.beads = (None, None)
@@ -499,7 +499,7 @@ class CirclesState(StateBase):
             beads[self.other - 1] = rules.read_beads(text[len(SET_BEADS):])
             nxt.beads = tuple(beads)
             nxt.stage = BEADS
-            nxt.events = (f"{rules.side_name(self.other)} has chosen beads",)
+            nxt.events = ("has chosen beads",)
             return nxt
         if stage == BEADS:
             beads = list(self.beads)
@@ -508,8 +508,8 @@ class CirclesState(StateBase):
             total = sum(beads)
             src = self.tokens[self.circle - 1]
             dst = (src + total) % rules.size
-            shown = (f"beads revealed: {rules.side_name(1)} {beads_words(beads[0])}, {rules.side_name(2)} "
-                     f"{beads_words(beads[1])}")
+            shown = (f"has chosen beads; revealed together: {rules.colour_name(1)} {beads_words(beads[0])}, "
+                     f"{rules.colour_name(2)} {beads_words(beads[1])}")
             if total == 0:
                 nxt.events = (f"{shown}: they sum to 0, the token on C{self.circle} stays",)
                 nxt._finish_move()
@@ -538,12 +538,11 @@ class CirclesState(StateBase):
         if winners:
             winner = self.mover if len(winners) == 2 else winners[0]  # TC-3: both win, the circle's chooser wins
             how = wins[winner]
-            reason = f"{rules.side_name(winner)} wins: {how}"
+            reason = how
             if len(winners) == 2:
                 loser = 3 - winner
-                reason += (f"; {rules.side_name(loser)} also completed a row ({wins[loser]}), but the player who "
+                reason += (f"; {rules.colour_name(loser)} also completed a row ({wins[loser]}), but the player who "
                            f"named the circle wins (ruling TC-3)")
-            events.append(reason)
             self._end(Result(winner, False, reason), events)
             return
         landed = rules.geometry.symbol(self.circle, self.tokens[self.circle - 1])
@@ -551,8 +550,8 @@ class CirclesState(StateBase):
             blockers = list(self.blockers)
             blockers[self.mover - 1] += 1
             self.blockers = tuple(blockers)
-            events.append(f"the token on C{self.circle} ended on a neutral space: {rules.side_name(self.mover)} "
-                          f"gains a Blocker (now {self.blockers[self.mover - 1]}; ruling TC-4)")
+            events.append(f"gains a Blocker (now {self.blockers[self.mover - 1]}): the token on C{self.circle} ended "
+                          f"on a neutral space (ruling TC-4)")
         self.mover = self.other
         self.stage = CIRCLE
         self.circle = None
@@ -577,9 +576,8 @@ class CirclesState(StateBase):
         self.stage = OVER
         self.target = None
         self.revealed_goals = tuple(tuple(g) for g in self.goals)
-        for p in (1, 2):
-            shown = "; ".join(goal_words(g) for g in self.goals[p - 1])
-            events.append(f"{rules.side_name(p)}'s goal{'s' * (len(self.goals[p - 1]) != 1)}: {shown}")
+        held = [f"{rules.colour_name(p)}'s {' / '.join(goal_words(g) for g in self.goals[p - 1])}" for p in (1, 2)]
+        events.append(f"ends the game, and the companion reveals the secret goals: {'; '.join(held)}")
         self.events = tuple(events)
 
     # ------------------------------------------------------------------ winning
@@ -605,8 +603,8 @@ class CirclesState(StateBase):
                         shown = ", ".join(SYMBOL_NAMES[x] for x in seen)
                         extra = f", {colour} standing in as a wild card" if mine in order else ""
                         where = ", ".join(f"C{k}" for k in triple)
-                        return (f"the tokens on {where} show {shown}: their secret goal {goal_words(goal)}, read "
-                                f"{way}{extra}")
+                        return (f"the tokens on {where} show {shown}: {colour}'s secret goal {goal_words(goal)}, "
+                                f"read {way}{extra}")
         return None
 
     def __repr__(self) -> str:
