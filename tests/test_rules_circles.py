@@ -317,6 +317,20 @@ def test_the_move_cap_draws():
 
 
 # ------------------------------------------------------------------ complete games
+def has_row(symbols, goals, mine: str, wild: bool) -> bool:
+    """TC-3 worked out again, independently of the engine: any of the 5 triples, either way round,
+    all on ``mine``, or matching a goal shape for shape (``mine`` standing in when ``wild``)."""
+    for i in range(5):
+        seen = [symbols[(i + j) % 5] for j in range(3)]
+        for order in (seen, seen[::-1]):
+            if order == [mine] * 3:
+                return True
+            for goal in goals:
+                if all(x == g or (wild and x == mine) for x, g in zip(order, goal)):
+                    return True
+    return False
+
+
 OPTIONS = [{}, {"lockdown": True}, {"spin_cycle": 2}, {"spin_cycle": 3}, {"uncloned": True},
            {"wild_cards": True}, {"lockdown": True, "spin_cycle": 3, "uncloned": True, "wild_cards": True,
                                   "first": "black"}]
@@ -344,6 +358,15 @@ def test_complete_games_by_random_legal_play_keep_every_invariant(opts):
             before_blockers = s.blockers
             step = rng.choice(legal)
             nxt = s.play(step)
+            if nxt.moves > s.moves:  # a move was made (a zero one too): TC-3 after it, worked out again
+                wild = rules.settings.wild_cards
+                sym = [BOARD.symbol(k, t) for k, t in enumerate(nxt.tokens, 1)]
+                rows = [has_row(sym, nxt.goals[p], rules.colour_symbol[p], wild) for p in (0, 1)]
+                if nxt.result is None or nxt.result.draw:
+                    assert rows == [False, False]
+                else:
+                    assert rows[nxt.result.winner - 1]
+                    assert all(rows) <= (nxt.result.winner == s.mover)
             if step.kind == MOVE:
                 total = sum(s.beads)
                 assert nxt.tokens[s.circle - 1] == (s.tokens[s.circle - 1] + total) % 14
