@@ -388,3 +388,40 @@ def test_complete_games_by_random_legal_play_keep_every_invariant(opts):
             if s.wins_for(3 - s.result.winner):
                 assert s.result.winner == s.mover  # TC-3
     assert ends["win"] > 15
+
+
+# ------------------------------------------------------------------ reading the board (circles_explain)
+def board_after(state, sees, moves=()):
+    ex = state.rules.explainer(sees)
+    pos = dict(state.position())
+    for a, b in moves:
+        pos[b] = pos.pop(a)
+    return ex, tuple(ex.value(pos.get(s)) for s in ex.spots)
+
+
+@pytest.mark.parametrize("sees", ["occupancy", "colour"])
+def test_the_explainer_reads_the_token_move_and_offers_no_secret_on_the_buttons(sees):
+    s = load(lockdown=True).setup((0, 4, 1, 5, 2), [("CST",), ("PPT",)])
+    ex, _ = board_after(s, sees)
+    assert sorted(map(str, ex.unseen_steps(s))) == ["C1", "C2", "C3", "C4", "C5"]
+    s = s.play("C3")
+    assert list(map(str, ex.unseen_steps(s))) == ["block"]  # beads are given privately, never offered
+    s = s.play("beads=3w")
+    assert ex.unseen_steps(s) == []
+    # A token moved before the reveal is refused, saying why.
+    ex, key = board_after(s, sees, [("c3.1", "c3.3")])
+    assert ex.explain(s, key, {}, 1) == []
+    assert "only once the beads are revealed" in ex.reason(s, key)
+    s = s.play("beads=1b")
+    ex, key = board_after(s, sees, [("c3.1", "c3.3")])
+    (found,) = ex.explain(s, key, {}, 1)
+    assert found.steps == ("c3.1-c3.3",) and found.state.tokens[2] == 3
+    ex, key = board_after(s, sees, [("c3.1", "c3.5")])
+    assert "to c3.3" in ex.reason(s, key)
+    ex, key = board_after(s, sees, [("c2.4", "c2.6")])
+    assert "not C2" in ex.reason(s, key)
+    pos = dict(s.position())
+    del pos["c3.1"]
+    key = tuple(ex.value(pos.get(x)) for x in ex.spots)
+    progress = ex.in_progress(s, key)
+    assert progress.points == ("c3.3",) and "c3.3" in progress.message
