@@ -50,6 +50,21 @@ def test_the_board_has_five_tracks_of_the_base_track_turned_three_spaces_each():
     assert all(sym == "N" for sym in s.symbols())
 
 
+def test_a_different_print_is_data_and_the_rules_follow_it():
+    from engine.rules.circles import CirclesRules, CirclesSettings
+
+    board = circles_board("NWBCTSPNWBCTSP", 2)
+    assert board.graph.name != BOARD.graph.name and board.starts == (0, 5, 3, 1, 6)
+    rules = CirclesRules(GAME, CirclesSettings(), board)
+    s = rules.setup((0, 5, 3, 1, 6), [("CTS",), ("PPP",)])
+    s = turn(s, 1, 3, -2)
+    assert s.tokens[0] == 1 and s.symbols()[0] == "W"
+    with pytest.raises(ValueError):
+        circles_board("NWBX")
+    with pytest.raises(ValueError):
+        circles_board("WBCTS")  # no neutral space to start on
+
+
 def test_the_five_triples_wrap_round_the_ring():
     assert load().triples == ((1, 2, 3), (2, 3, 4), (3, 4, 5), (4, 5, 1), (5, 1, 2))
 

@@ -148,10 +148,10 @@ class CirclesRules(RulesBase):
         return f"player {player} ({self.colour_name(player)})"
 
     # ------------------------------------------------------------------ steps
-    def _intern(self, kind: str, text: str, src: str | None = None) -> Step:
+    def _intern(self, kind: str, text: str) -> Step:
         st = self._steps.get(text)
         if st is None:
-            st = self._steps[text] = Step(kind, src, text)
+            st = self._steps[text] = Step(kind, None, text)
         return st
 
     def goal_steps(self) -> tuple[Step, ...]:
@@ -168,13 +168,13 @@ class CirclesRules(RulesBase):
         return self._goal_steps
 
     def move_step(self, circle: int, src: int, dst: int) -> Step:
+        """The step moving circle ``circle``'s token from space ``src`` to ``dst`` (built once)."""
         key = (circle, src, dst)
         st = self._moves.get(key)
         if st is None:
             g = self.geometry
-            st = Step(MOVE, g.spot(circle, src), g.spot(circle, dst))
-            self._moves[key] = self._steps.setdefault(str(st), st)
-            st = self._moves[key]
+            made = Step(MOVE, g.spot(circle, src), g.spot(circle, dst))
+            st = self._moves[key] = self._steps.setdefault(str(made), made)
         return st
 
     def read_goal(self, letters: str) -> str:
