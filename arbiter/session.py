@@ -503,6 +503,25 @@ class Session:
                                                      "then press confirm."))
 
     # ------------------------------------------------------------------ the menu button
+    def enter_private(self, step: Any) -> None:
+        """A secret step (the one ``state.private_to`` asks for: a code, a goal, a choice of beads)
+        given by its player alone, from their private page or by hidden entry while the others look
+        away. It is refereed, journalled and announced like a step said with the buttons, and
+        announced only as ``rules.public_text(step)`` (``engine.words``). ValueError if no secret
+        step is due or this one is not legal now; the message names it only by its public text.
+
+        Not done yet: the journal writes the step in clear (it should stay sealed until the
+        secret is revealed or the game is over, docs/brainmaster.md)."""
+        st = self.state
+        if st.result is not None or st.private_to is None:
+            raise ValueError("no secret step is due now")
+        why = st.why_illegal(step)
+        if why:
+            raise ValueError(f"{st.rules.public_text(step)}: {why}")
+        t = self.now()
+        self._verdict(self.referee.enter(step), t)
+        self._show(t)
+
     def menu_items(self) -> list[tuple[str, Any]]:
         """What the menu button offers when no reading is in doubt, in turn: the best step of a
         solved game (``("hint", Hint)``), and the steps the players make that the reader cannot

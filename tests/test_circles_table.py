@@ -1,10 +1,10 @@
 """Thinking In Circles refereed at the simulated table (arbiter.sim.scenario): the real session and
 referee, the tokens read by a simulated reed-switch grid (occupancy: tokens belong to nobody).
 
-The goals and bead choices are given the way a private page would give them, straight to the
-referee (``Referee.enter``): the session has no private channel of its own yet
-(docs/circles.md). The circle and a Blocker are said with the buttons; the token move is made on
-the board and read.
+The goals and bead choices are given the way a private page would give them
+(``Session.enter_private``; no private page exists yet, docs/circles.md). The circle and a
+Blocker are said with the buttons (here straight to the referee); the token move is made on the
+board and read.
 """
 
 import engine
@@ -25,8 +25,8 @@ def table(**opts) -> Table:
 def test_a_turn_at_the_table_with_a_wrong_move_caught_and_nothing_secret_offered_or_said():
     t = table(lockdown=True)
     assert t.session.menu_items() == []  # a goal is never offered on the buttons
-    t.session.referee.enter("goal=CST")
-    t.session.referee.enter("goal=PPT")
+    t.session.enter_private("goal=CST")
+    t.session.enter_private("goal=PPT")
     st = t.session.state
     assert st.phase == "choosing"
     offered = {str(step) for kind, step in t.session.menu_items() if kind == "say"}
@@ -43,8 +43,8 @@ def test_a_turn_at_the_table_with_a_wrong_move_caught_and_nothing_secret_offered
     t.do(Action("move", ("c3.3", "c3.1")))
     t.settle()
 
-    t.session.referee.enter("beads=3w")
-    t.session.referee.enter("beads=1b")
+    t.session.enter_private("beads=3w")
+    t.session.enter_private("beads=1b")
     assert t.session.state.stage == "move"
     t.do(Action("lift", ("c3.1",)))
     t.settle()
@@ -75,3 +75,33 @@ def test_a_game_to_a_win_at_the_table():
     st = t.session.state
     assert st.result is not None and st.result.winner == 1
     assert st.revealed_goals == (("CST",), ("PPT",))
+
+
+def test_secret_steps_given_privately_are_journalled_and_announced_only_by_their_public_text(tmp_path):
+    import random
+
+    import pytest
+
+    from arbiter.journal import Journal, load_journal
+    from arbiter.sim.scenario import Player
+
+    g = engine.load(GAME, lockdown=True, spin_cycle=2)
+    j = Journal.new(g.name, g.options, directory=tmp_path, reader="occupancy")
+    t = Table(g, "occupancy", journal=j)
+    with pytest.raises(ValueError) as info:
+        t.session.enter_private("goal=CCX")
+    assert "CCX" not in str(info.value)
+    t.session.enter_private("goal=CST")
+    assert said(t) == ("step", "White: goal. White has written down a goal! White to play.")  # a second goal
+    made = ["goal=CST"]
+    Player(t, rng=random.Random(4), on_act=made.append).play(max_steps=400)
+    assert t.session.over and [str(s) for s in t.session.history] == made
+    aloud = [a.message for a in t.session.log]
+    assert not any("goal=" in m or "beads=" in m for m in aloud)
+    reveals = [m for m in aloud if "revealed together" in m]
+    assert reveals and len(reveals) == sum(1 for s in made if s.startswith("beads=")) // 2
+    assert any("reveals the secret goals" in m for m in aloud[-3:])
+    # The journal has every step (in clear for now: sealing it is still to do, docs/circles.md).
+    assert load_journal(j.path).steps == made
+    with pytest.raises(ValueError):
+        t.session.enter_private("beads=1w")  # the game is over: nothing secret is due

@@ -394,8 +394,8 @@ class Player:
             self.on_act(text)
         if state.private_to is not None and state.rules.public_text(step) != str(step):
             # A secret step (a code, a goal, a choice of beads): its player gives it privately, as on
-            # their private page; it is never made on the board nor said with the buttons.
-            s.referee.enter(step)
+            # their private page (Session.enter_private); never made on the board nor said with the buttons.
+            s.enter_private(step)
             return True
         before = len(s.history)
         t.run(step_actions(state, step))
