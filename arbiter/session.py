@@ -198,6 +198,9 @@ class Session:
         self._menu: tuple[int, list, int] | None = None  # (history length, items, index on offer)
         self._menu_on: tuple[str, Any] | None = None
         self._hints = None
+        # Secrets the players gave through their private channel (player -> answer): held here
+        # and in the states, never in the log, the journal or an announcement (docs/web.md).
+        self._secrets: dict[int, str] = {}
         self._step_t: float | None = None  # when the step to come began, where the rules clock it
         self.frames = 0
 
@@ -501,6 +504,57 @@ class Session:
         elif role == Role.UNDO:
             self._announce(Announcement(t, "button", "To take a step back, put the pieces back as they were; "
                                                      "then press confirm."))
+
+    def choose(self, i: int, t: float | None = None) -> None:
+        """Accept candidate ``i`` of an ambiguous board, as the buttons would (menu to it, then
+        confirm): the web page's list of candidates. Nothing to choose: said, nothing done."""
+        t = self.now() if t is None else t
+        v = self.last_verdict
+        if self.referee.waiting_for != R.AMBIGUOUS or v is None or not v.candidates:
+            self._announce(Announcement(t, "button", "There is nothing to choose between just now."))
+            return
+        if not 0 <= i < len(v.candidates):
+            self._announce(Announcement(t, "button", f"There are {len(v.candidates)} readings to choose from, "
+                                                     f"not {i + 1}."))
+            return
+        self.offer = i
+        self._button(Role.CONFIRM, t)
+
+    # ------------------------------------------------------------------ the private channel
+    def secret_wanted(self, player: int) -> str | None:
+        """What the game asks ``player`` to answer privately now (``State.secret_wanted``)."""
+        if not 1 <= player <= self.game.players or self.over:
+            return None
+        return self.state.secret_wanted(player)
+
+    def private_words(self, player: int) -> str | None:
+        """What only ``player`` may see now (``State.private_words``)."""
+        if not 1 <= player <= self.game.players:
+            return None
+        return self.state.private_words(player)
+
+    def keep_secret(self, player: int, text: str) -> str | None:
+        """Give ``player``'s private answer to the game: None when kept, else why not (for that
+        player's eyes only). Secrets belong to the start position (the family asks for them
+        before the first step), so the start state takes them and the game is replayed from it:
+        a take-back past the first step keeps them. Nothing is announced: the others learn only
+        that the game goes on."""
+        if not 1 <= player <= self.game.players:
+            return f"there is no player {player} in this game"
+        if self.secret_wanted(player) is None:
+            return "nothing is asked of you just now"
+        start = self._start_state if self._start_state is not None else self.game.new()
+        try:
+            start = start.with_secret(player, text)
+            referee = Referee.from_steps(self.game, list(self.history), self.sees, start,
+                                         takeback_hold_s=self.referee.takeback_hold_s)
+        except engine.IllegalStep as exc:
+            return exc.reason
+        self._secrets[player] = text
+        self._start_state = start
+        self.referee = referee
+        self.stabiliser.reset()
+        return None
 
     # ------------------------------------------------------------------ the menu button
     def enter_private(self, step: Any) -> None:

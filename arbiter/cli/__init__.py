@@ -16,6 +16,7 @@ module              commands
 ``leds``            leds map|test
 ``export``          export
 ``sensor``          sensor-sim, sensor-monitor, sensor-firmware
+``web``             serve (and the page of ``play --web``)
 ==================  ==========================================================
 """
 
@@ -30,7 +31,7 @@ os.environ.setdefault("OPENCV_LOG_LEVEL", "SILENT")
 
 import click  # noqa: E402
 
-from . import export, games, hint, leds, play, sensor, vision  # noqa: E402
+from . import export, games, hint, leds, play, sensor, vision, web  # noqa: E402
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,7 +46,7 @@ def main() -> None:
 
 COMMANDS = (games.games, games.rules, games.replay_cmd, games.render, hint.hint, play.play, play.demo,
             vision.print_board, vision.camera, vision.calibrate, vision.read, leds.leds, export.export,
-            *sensor.COMMANDS)
+            *sensor.COMMANDS, web.serve)
 for command in COMMANDS:
     main.add_command(command)
 

@@ -144,12 +144,18 @@ def _resume_value(value: str | None) -> str | None:
 @click.option("--palette", "palette_name", type=click.Choice(["standard", "colour-blind"]), default="standard",
               show_default=True, help="LED colours: colour-blind uses blue for legal and vermillion for illegal, "
                                       "told apart with red-green colour blindness (docs/signals.md).")
+@click.option("--web", "web_address", is_flag=False, flag_value="127.0.0.1:8000", default=None,
+              metavar="[HOST:PORT]",
+              help="Serve the game's web page while refereeing (default 127.0.0.1:8000; 0.0.0.0:8000 for phones on "
+                   "the network, with QR codes): the live board, the players' controls and private pages "
+                   "(docs/web.md). Needs the web extra.")
 @click.pass_context
 def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_map: str | None, leds: str | None, leds_out: str | None, cal_path: str | None,
          map_path: str | None, time_control: str | None, resume_from: str | None, camera_source: str,
          camera_backend: str, width: int, height: int, exposure: float | str | None, gain: float | None,
          ev: float | None, buttons: str | None, script: str | None, seed: int,
-         speed: float | None, brightness: float, palette_name: str, journal_folder: str | None) -> None:
+         speed: float | None, brightness: float, palette_name: str, journal_folder: str | None,
+         web_address: str | None = None) -> None:
     """Referee a game of GAME on the board: watch it, check every move, answer with the LEDs.
 
     Game options follow the game's name (`arbiter play seven-mens-morris --flying`). Every step
@@ -188,6 +194,11 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
     if reader != "serial" and (port is not None or sensor_map is not None or leds == "board"):
         fail("--port, --sensor-map and --leds board are for a sensor board: add --reader serial")
     steps = _script_steps(g, script)
+    web = None
+    if web_address is not None:
+        from .web import WebPage
+
+        web = WebPage(web_address, journals=folder)  # checks the extra and the address before anything opens
     # Everything that can fail is checked before the journal is made, so a refused start leaves
     # no empty game behind for --resume to find.
     with ExitStack() as stack:
@@ -230,18 +241,25 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
         common = {"journal": journal, "clock": clock, "pixels": pixels, "layout": layout, "screen": screen,
                   "resumed": resumed, "palette": palette_named(palette_name), "led_interval": led_interval}
         session = None
+        on_session = None
+        if web is not None:
+            stack.callback(web.stop)
+            on_session = lambda s: web.start(session=s, title=f"{g.name} · {journal.path.name}")  # noqa: E731
         try:
             if camera is not None or sensor is not None:
                 from ..session import Session
 
                 session = Session(g, camera or sensor, state=start, history=history, buttons=pressers,
                                   now=time.monotonic, **common)
+                if on_session is not None:
+                    on_session(session)
                 stopped = _run_camera(session)
             else:
-                session, stopped = _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed)
+                session, stopped = _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed,
+                                            on_session)
         finally:
             if session is not None:
-                screen.close(session)
+                session.screen.close(session)
     if stopped is not None:
         message, status = stopped
         if status:
@@ -463,7 +481,8 @@ def _pressers(buttons):
 def _run_camera(session) -> tuple[str, int] | None:
     """Read the camera (or the sensor board) until the game is over or the players stop it (Ctrl-C, or q)."""
     session.start()
-    keys = session.buttons if isinstance(session.buttons, KeyboardButtons) else None
+    pressed = getattr(session.buttons, "inner", session.buttons)  # the web page wraps the buttons
+    keys = pressed if isinstance(pressed, KeyboardButtons) else None
     try:
         while not session.over:
             session.poll()
@@ -483,8 +502,9 @@ def _stop_on_q(keys: KeyboardButtons) -> None:
         raise KeyboardInterrupt
 
 
-def _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed):
-    """Simulated players on a simulated board kept beside the journal; (session, stopped)."""
+def _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed, on_session=None):
+    """Simulated players on a simulated board kept beside the journal; (session, stopped).
+    ``on_session``: called with the session before it starts (the web page)."""
     from ..sim.physical import PhysicalBoard, PhysicalError
     from ..sim.scenario import Player, ScenarioError, Table
 
@@ -507,6 +527,8 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
     table = Table(g, "camera" if reader == "sim" else "occupancy", board=board, state=start, history=history,
                   speed=speed, start=False, **common)
     session = table.session
+    if on_session is not None:
+        on_session(session)
     session.start()
     keys = KeyboardButtons() if sys.stdin.isatty() else None  # q stops it, as a game on the board
     if keys is not None:

@@ -1,0 +1,324 @@
+"""The web page's server, without a browser: views, controls, roles, secrets, history, limits.
+
+A simulated game (a reed grid at a simulated table) runs in the test's thread; the page's
+requests go through Starlette's test client, and are carried out at the session's next poll,
+as they are while ``arbiter play --web`` runs. The browser tests are in test_web_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's test client needs httpx (the dev extra)")
+
+with warnings.catch_warnings():  # Starlette would rather have httpx's successor; httpx serves
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+import engine  # noqa: E402
+from arbiter import referee as R  # noqa: E402
+from arbiter.journal import Journal  # noqa: E402
+from arbiter.sim.scenario import Table  # noqa: E402
+from arbiter.web.history import History  # noqa: E402
+from arbiter.web.hub import Hub  # noqa: E402
+from arbiter.web.remote import PlayerLinks, attach  # noqa: E402
+from arbiter.web.server import WebServer, make_app, parse_address  # noqa: E402
+from arbiter.web.svg import board_svg  # noqa: E402
+from web_helpers import GAME, register_hide_and_seek, unregister_hide_and_seek  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _game(game="tapatan", tmp_path=None, reader="occupancy", **kw):
+    journal = Journal.new(game, engine.load(game).options, directory=tmp_path) if tmp_path else None
+    table = Table(game, reader, journal=journal, **kw)
+    hub = Hub()
+    remote = attach(table.session, hub, title=game)
+    app = make_app(hub, remote=remote, history=History(tmp_path) if tmp_path else None)
+    return table, hub, remote, app
+
+
+def _state(client) -> dict:
+    return client.get("/api/state").json()
+
+
+def _post(client, path, body, token=None, **headers):
+    h = {"content-type": "application/json", **headers}
+    if token is not None:
+        h["x-arbiter-token"] = token
+    return client.post(path, content=json.dumps(body), headers=h)
+
+
+# ------------------------------------------------------------------ the board, from the geometry
+def test_every_game_is_drawn_from_its_boards_geometry():
+    """Every spot of every game's board is on the SVG, each piece of the start is drawn once."""
+    for name in engine.names():
+        g = engine.load(name)
+        st = g.new()
+        svg = board_svg(g.rules, st.position(), {})
+        titles = re.findall(r"<title>([^<:]+)</title>", svg)
+        assert set(titles) == set(g.rules.spots), name
+        assert svg.count('class="piece"') == len(st.position()), name
+
+
+def test_a_board_that_wraps_round_draws_no_line_across_it():
+    """Edges of a periodic board that cross its border are drawn as two short stubs."""
+    g = engine.load("brain-hanky-gemless")
+    svg = board_svg(g.rules, {}, {})
+    d = re.search(r'class="edges" d="([^"]+)"', svg).group(1)
+    for seg in re.findall(r"M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)", d):
+        x0, y0, x1, y1 = map(float, seg)
+        assert abs(x1 - x0) < 150 and abs(y1 - y0) < 150  # no segment longer than 1.5 board units
+
+
+def test_the_web_code_names_no_game_family():
+    """No family's name (nor a game's) in the web code ("stack" is also the protocol's word for
+    pieces standing on each other, ``State.stack``, so it is looked for as the family only)."""
+    names = (set(engine.games.FAMILIES) - {"stack"}) | {"hanky", "morris", "mill", "morabaraba", "tapatan"}
+    for path in (ROOT / "arbiter" / "web").rglob("*"):
+        if path.is_file():
+            text = path.read_text().lower()
+            for f in names:
+                assert not re.search(rf"\b{re.escape(f)}\b", text), f"{path.name} names {f}"
+            assert '"stack"' not in text and "family ==" not in text
+
+
+# ------------------------------------------------------------------ the live view
+def test_the_page_follows_the_game(tmp_path):
+    table, hub, remote, app = _game(tmp_path=tmp_path, reader="camera")  # sees colours
+    with TestClient(app) as client:
+        v0 = _state(client)
+        assert v0["live"] and v0["moves"] == [] and v0["to_move"]["colour"] == "white"
+        table.run("put a1")
+        v = _state(client)
+        assert v["moves"] == ["a1"] and v["to_move"]["colour"] == "black"
+        assert v["said"]["kind"] == "step" and "a1" in v["said"]["message"]
+        assert 'class="mark last"' in v["board"]
+        table.run("put d4 white")  # white again: out of turn
+        v = _state(client)
+        assert v["waiting"] == R.ILLEGAL and v["said"]["kind"] == "illegal"
+        assert "black's turn" in v["said"]["message"] and 'mark illegal' in v["board"]
+        table.run("take d4")
+        v = _state(client)
+        assert v["waiting"] is None and v["said"]["kind"] == "restored" and "mark illegal" not in v["board"]
+
+
+def test_a_clock_is_shown_and_published_while_it_runs(tmp_path):
+    from arbiter.clocks import Clock
+
+    table, hub, remote, app = _game(clock=Clock("5m", 2))
+    with TestClient(app) as client:
+        before = hub.version
+        table.wait(2.5)
+        assert hub.version >= before + 2  # about once a second
+        clocks = _state(client)["clocks"]
+        assert [c["running"] for c in clocks] == [True, False]
+        assert 296 < clocks[0]["left"] < 298 and clocks[1]["left"] == 300
+
+
+# ------------------------------------------------------------------ controls and roles
+def test_a_take_back_confirmed_on_the_page_is_carried_out(tmp_path):
+    table, hub, remote, app = _game(tmp_path=tmp_path)
+    token = remote.links.tokens[1]
+    with TestClient(app) as client:
+        table.run("put a1; put d4 black; put g7; put a7 black")
+        table.run("take a7; take g7")  # two turns back: the confirm button is needed
+        v = _state(client)
+        assert v["waiting"] == R.TAKEBACK_PENDING and v["controls"]["confirm"]
+        r = _post(client, "/api/control", {"action": "confirm"}, token)
+        assert r.status_code == 200
+        table.wait(0.1)
+        v = _state(client)
+        assert v["moves"] == ["a1", "d4"] and v["said"]["kind"] == "takeback"
+        assert table.session.journal.steps == ["a1", "d4"]
+
+
+def test_a_spectator_and_a_forger_cannot_press_a_button(tmp_path):
+    table, hub, remote, app = _game(tmp_path=tmp_path)
+    token = remote.links.tokens[1]
+    with TestClient(app) as client:
+        table.run("put a1; put d4 black; put g7; put a7 black; take a7; take g7")
+        assert _post(client, "/api/control", {"action": "confirm"}).status_code == 401
+        assert _post(client, "/api/control", {"action": "confirm"}, "x" * 24).status_code == 401
+        assert _post(client, "/api/control", {"action": "confirm"}, token[:-1] + "A").status_code == 401
+        # another site's page, with the right token even
+        assert _post(client, "/api/control", {"action": "confirm"}, token,
+                     origin="http://evil.example").status_code == 403
+        assert _post(client, "/api/control", {"action": "confirm"}, token,
+                     **{"sec-fetch-site": "cross-site"}).status_code == 403
+        # a form post (no JSON) and a GET change nothing
+        assert client.post("/api/control", content="action=confirm",
+                           headers={"x-arbiter-token": token, "content-type": "application/x-www-form-urlencoded"}
+                           ).status_code == 415
+        assert client.get("/api/control", params={"action": "confirm"}).status_code == 405
+        assert _post(client, "/api/control", {"action": "rm -rf"}, token).status_code == 400
+        assert _post(client, "/api/control", {"action": "choose", "index": "1"}, token).status_code == 400
+        assert client.post("/api/control", content=b"{" + b" " * 5000 + b"}",
+                           headers={"x-arbiter-token": token, "content-type": "application/json"}).status_code == 413
+        table.wait(0.1)
+        assert _state(client)["waiting"] == R.TAKEBACK_PENDING  # nothing was pressed
+        assert client.get("/p/" + "x" * 24).status_code == 404
+        assert client.get("/p/" + token).status_code == 200
+        assert client.get("/api/private/events").status_code == 401
+
+
+def test_the_page_serves_only_its_own_files(tmp_path):
+    table, hub, remote, app = _game(tmp_path=tmp_path)
+    (tmp_path / "secret.txt").write_text("no")
+    with TestClient(app) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+        assert "http" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"', "", client.get("/static/app.js").text
+                                    ).replace("https", "")
+        for path in ("/static/index.html", "/static/..%2Fhub.py", "/static/%2e%2e/server.py", "/../pyproject.toml",
+                     "/api/games/secret.txt", "/api/games/..%2F..%2Fetc%2Fpasswd.jsonl",
+                     "/api/games/%2e%2e%2fx.jsonl/record", "/api/games/x.jsonl/board/0"):
+            r = client.get(path)
+            assert r.status_code == 404, path
+            assert "no" != r.text
+
+
+def test_choosing_among_candidates_on_the_page(tmp_path):
+    """Two quick placements a reed grid cannot tell apart: the page lists both, a player picks one."""
+    table, hub, remote, app = _game("nine-mens-morris", tmp_path=tmp_path)
+    token = remote.links.tokens[2]
+    with TestClient(app) as client:
+        table.run("quick put a1; put g7 black")
+        v = _state(client)
+        assert v["waiting"] == R.AMBIGUOUS and len(v["controls"]["choose"]) == 2
+        words = v["controls"]["choose"][1]
+        assert _post(client, "/api/control", {"action": "choose", "index": 1}, token).status_code == 200
+        table.wait(0.1)
+        v = _state(client)
+        assert v["waiting"] is None and len(v["moves"]) == 2
+        first = v["moves"][0]
+        assert first in words
+
+
+# ------------------------------------------------------------------ private pages
+@pytest.fixture
+def hide_and_seek():
+    register_hide_and_seek()
+    yield GAME
+    unregister_hide_and_seek()
+
+
+def test_a_secret_reaches_only_its_player(tmp_path, hide_and_seek, capsys):
+    """White hides d7, black g1: each sees only their own, nobody else ever sees either (the
+    board's picture names every point, so it is left out of the search)."""
+    table, hub, remote, app = _game(GAME, tmp_path=tmp_path)
+    t1, t2 = remote.links.tokens[1], remote.links.tokens[2]
+
+    def public_words():
+        v = _state(client)
+        v.pop("board")
+        return json.dumps(v)
+
+    with TestClient(app) as client:
+        assert _state(client)["secrets_waiting"] == [1, 2]
+        assert json.loads(hub.private(1)[1])["asks"] and json.loads(hub.private(2)[1])["asks"]
+        assert _post(client, "/api/secret", {"text": "z9"}, t1).status_code == 200
+        table.wait(0.1)
+        assert "not a point" in json.loads(hub.private(1)[1])["refused"]
+        assert json.loads(hub.private(2)[1])["refused"] is None
+        assert _post(client, "/api/secret", {"text": "d7"}, t1).status_code == 200
+        assert _post(client, "/api/secret", {"text": "g1"}, t2).status_code == 200
+        assert _post(client, "/api/secret", {"text": "g1"}).status_code == 401
+        table.wait(0.1)
+        mine, theirs = json.loads(hub.private(1)[1]), json.loads(hub.private(2)[1])
+        assert mine["tells"] == "Your hidden point: d7." and theirs["tells"] == "Your hidden point: g1."
+        assert "g1" not in json.dumps(mine) and "d7" not in json.dumps(theirs)
+        assert _state(client)["secrets_waiting"] == []
+        table.run("put a1; put g7 black; put a4")
+        assert table.session.history and "d7" not in public_words() and "g1" not in public_words()
+        log = " ".join(a.message for a in table.session.log)
+        assert "d7" not in log and "g1" not in log and "hidden point" not in log
+        journal = table.session.journal.path.read_text()
+        assert "d7" not in journal and "g1" not in journal
+        assert "d7" not in capsys.readouterr().out
+        table.run("put d7 black")  # black finds white's hidden point
+        assert table.session.over and table.session.result.winner == 2
+
+
+# ------------------------------------------------------------------ history
+def test_the_history_lists_replays_and_downloads_games(tmp_path):
+    table, hub, remote, app = _game(tmp_path=tmp_path)
+    table.run("put a1; put d4 black; put g7")
+    name = table.session.journal.path.name
+    with TestClient(app) as client:
+        games = client.get("/api/games").json()["games"]
+        assert [g["name"] for g in games] == [name] and games[0]["steps"] == 3 and games[0]["game"] == "tapatan"
+        assert games[0]["result"] == "unfinished"
+        g = client.get(f"/api/games/{name}").json()
+        assert g["moves"] == ["a1", "d4", "g7"]
+        b = client.get(f"/api/games/{name}/board/2").json()
+        assert b["move"] == "d4" and b["board"].count('class="piece"') == 2 and b["to_move"] == "White"
+        assert client.get(f"/api/games/{name}/board/4").status_code == 404
+        r = client.get(f"/api/games/{name}/record")
+        assert "attachment" in r.headers["content-disposition"]
+        assert r.json()["steps"] == ["a1", "d4", "g7"] and r.json()["game"] == "tapatan"
+
+
+# ------------------------------------------------------------------ the server's thread
+def test_the_referee_never_waits_on_a_page():
+    """A publish with nobody reading, or with the loop gone, returns at once."""
+    hub = Hub()
+    t = time.perf_counter()
+    for i in range(200):
+        hub.publish({"i": i}, {1: {"x": i}})
+    assert time.perf_counter() - t < 0.5
+    assert json.loads(hub.public()[1]) == {"i": 199} and json.loads(hub.private(1)[1]) == {"x": 199}
+    assert hub.private(2)[1] == b"{}"
+
+
+def test_a_live_server_pushes_each_view(tmp_path):
+    """uvicorn in its thread, a reader of the event stream, and views published from here."""
+    import httpx
+
+    hub = Hub()
+    server = WebServer(make_app(hub), "127.0.0.1", 0).start()
+    got: list[dict] = []
+
+    def read():
+        with httpx.stream("GET", server.url("/api/events"), timeout=10) as r:
+            for line in r.iter_lines():
+                if line.startswith("data: "):
+                    got.append(json.loads(line[6:]))
+                    if got[-1].get("n") == 3:
+                        return
+
+    try:
+        reader = threading.Thread(target=read)
+        reader.start()
+        for n in range(1, 4):
+            time.sleep(0.15)
+            hub.publish({"n": n})
+        reader.join(5)
+        assert [v.get("n") for v in got][-1] == 3 and not reader.is_alive()
+    finally:
+        server.stop()
+    assert not server.thread.is_alive()
+
+
+def test_addresses():
+    assert parse_address(None) == ("127.0.0.1", 8000)
+    assert parse_address("0.0.0.0:8080") == ("0.0.0.0", 8080)
+    assert parse_address(":9000") == ("127.0.0.1", 9000)
+    assert parse_address("[::]:8000") == ("::", 8000)
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        parse_address("pi:eighty")
+
+
+def test_player_links_are_random_and_checked():
+    a, b = PlayerLinks(2), PlayerLinks(2)
+    assert a.tokens[1] != a.tokens[2] and a.tokens[1] != b.tokens[1] and len(a.tokens[1]) >= 24
+    assert a.player(a.tokens[2]) == 2 and a.player(b.tokens[2]) is None
+    assert a.player(None) is None and a.player("") is None and a.player("x" * 1000) is None

@@ -1,0 +1,122 @@
+"""What the web page's tests share: a game family with secrets, and a simulated game to watch.
+
+*Hide and seek* (registered at run time, like the tic-tac-toe of test_family_protocol.py) is a
+family that uses the private channel: before the first step each player hides a point of the
+3x3 board, told only to the game through their private page; then they take turns putting a
+man on an empty point, and the first to put one on the other's hidden point wins. Each player's
+private words name their own hidden point, and nothing else ever does until the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engine
+from engine.boards import board as board_named
+from engine.core import PLACE, IllegalStep, Piece, Result, Step
+from engine.games import GameSpec, register, unregister
+from engine.protocol import RulesBase, StateBase
+
+GAME = "hide-and-seek"
+
+
+@dataclass(frozen=True)
+class HideSettings:
+    board: str = "three"
+    players: int = 2
+    move_cap: int = 0
+
+
+class HideRules(RulesBase):
+    family = "hide-and-seek"
+
+    def __init__(self, name: str, settings: HideSettings):
+        self.name = name
+        self.settings = settings
+        self.board = board_named(settings.board)
+        self.players = 2
+        self.steps = {p: Step(PLACE, None, p) for p in self.board.points}
+
+    def new(self, *, draws=None) -> "HideState":
+        return HideState(self, {}, 1, {}, None)
+
+    def parse(self, text: str) -> Step:
+        step = self.steps.get(str(text).strip())
+        if step is None:
+            raise IllegalStep(str(text), f"{text!r} is not a point of the 3x3 board")
+        return step
+
+
+class HideState(StateBase):
+    __slots__ = ("rules", "men", "_to_move", "hidden", "result")
+
+    def __init__(self, rules, men, to_move, hidden, result):
+        self.rules, self.men, self._to_move, self.hidden, self.result = rules, men, to_move, hidden, result
+
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    @property
+    def phase(self) -> str:
+        if self.result is not None:
+            return "over"
+        return "hiding" if len(self.hidden) < 2 else "placement"
+
+    def position(self):
+        return {p: Piece(o, "man") for p, o in self.men.items()}
+
+    def secret_wanted(self, player: int):
+        if self.result is None and player not in self.hidden and not self.men:
+            return "Hide a point of the board (a1 ... g7): the other player must find it."
+        return None
+
+    def with_secret(self, player: int, text: str):
+        point = str(text).strip()
+        if point not in self.rules.board.points:
+            raise IllegalStep("secret", "that is not a point of the 3x3 board (a1 ... g7)")
+        return HideState(self.rules, self.men, self._to_move, {**self.hidden, player: point}, None)
+
+    def private_words(self, player: int):
+        point = self.hidden.get(player)
+        return None if point is None else f"Your hidden point: {point}."
+
+    def legal_steps(self):
+        if self.phase != "placement":
+            return ()
+        return tuple(self.rules.steps[p] for p in self.rules.board.points if p not in self.men)
+
+    def why_illegal(self, step):
+        step = step if isinstance(step, Step) else self.rules.parse(step)
+        if self.result is not None:
+            return "the game is over"
+        if len(self.hidden) < 2:
+            return "both players must hide a point first, each on their own page"
+        if step.dst in self.men:
+            return f"{step.dst} is taken"
+        return None
+
+    def play(self, step):
+        step = step if isinstance(step, Step) else self.rules.parse(step)
+        why = self.why_illegal(step)
+        if why:
+            raise IllegalStep(str(step), why)
+        men = {**self.men, step.dst: self._to_move}
+        other = 3 - self._to_move
+        result = None
+        if self.hidden.get(other) == step.dst:
+            result = Result(self._to_move, False, f"found the other player's hidden point {step.dst}")
+        elif len(men) == len(self.rules.board.points):
+            result = Result(None, True, "the board is full")
+        return HideState(self.rules, men, other, self.hidden, result)
+
+
+def register_hide_and_seek() -> None:
+    register(GameSpec(GAME, "each hides a point; find the other's", "hide-and-seek", HideSettings()), HideRules)
+
+
+def unregister_hide_and_seek() -> None:
+    unregister(GAME)
+
+
+__all__ = ["GAME", "register_hide_and_seek", "unregister_hide_and_seek"]
