@@ -1,14 +1,14 @@
 # The two quick-start commands: `make demo` and `make test`. Both build a local virtual
 # environment in .venv on first use (only Python 3.11+ and pip are needed) and reuse it after.
 # `make demo` installs only what playing needs (`pip install -e .`); `make test` and the
-# benchmarks add the test tools (`.[dev]`). The hardware libraries (`.[pi]`) are for a Pi only.
+# benchmarks add the test tools and the web page's server (`.[dev,web]`). The hardware libraries (`.[pi]`) are for a Pi only.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,7 @@ $(PLAY_STAMP): pyproject.toml | $(BIN)/python
 
 # The dev install holds the play install, so it stamps both.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web]'
 	@touch $(STAMP) $(PLAY_STAMP)
 
 demo: $(PLAY_STAMP)
@@ -46,6 +46,15 @@ bench-solve: $(STAMP)
 
 bench-mastermind: $(STAMP)
 	$(BIN)/python benchmarks/mastermind.py
+
+# The web page: verdict-to-page latency with 20 spectator pages connected, and the server's CPU
+# per second of play (about 30 s; docs/web.md).
+bench-web: $(STAMP)
+	$(BIN)/python benchmarks/web.py
+
+# The web page's pictures in docs/web.md, taken in headless Chromium (apt-get install chromium).
+web-pictures: $(STAMP)
+	$(BIN)/python -m arbiter.web.docs_pictures docs/web
 
 bench-hanky: $(STAMP)
 	$(BIN)/python benchmarks/brain_hanky.py

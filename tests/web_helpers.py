@@ -120,3 +120,56 @@ def unregister_hide_and_seek() -> None:
 
 
 __all__ = ["GAME", "register_hide_and_seek", "unregister_hide_and_seek"]
+
+
+class LiveGame:
+    """A simulated game with its page served by uvicorn on a free port (``url``), driven from
+    the test's thread: ``run`` acts on the board, ``until`` lets simulated time pass (so the
+    requests pages sent are carried out) until a condition holds."""
+
+    def __init__(self, game: str, reader: str = "occupancy", journals=None, **kw):
+        from arbiter.journal import Journal
+        from arbiter.sim.scenario import Table
+        from arbiter.web.history import History
+        from arbiter.web.hub import Hub
+        from arbiter.web.remote import attach
+        from arbiter.web.server import WebServer, make_app
+
+        g = engine.load(game)
+        journal = Journal.new(game, g.options, directory=journals) if journals is not None else None
+        self.table = Table(game, reader, journal=journal, **kw)
+        self.session = self.table.session
+        self.hub = Hub()
+        self.remote = attach(self.session, self.hub, title=game)
+        app = make_app(self.hub, remote=self.remote, history=History(journals) if journals is not None else None)
+        self.server = WebServer(app, "127.0.0.1", 0).start()
+        self.url = self.server.url("/")
+
+    def player_url(self, player: int) -> str:
+        return self.server.url(self.remote.links.path(player))
+
+    def run(self, script: str):
+        return self.table.run(script)
+
+    def until(self, condition, timeout: float = 5.0) -> bool:
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.table.wait(0.05)
+            if condition():
+                return True
+            time.sleep(0.01)
+        return False
+
+    def close(self) -> None:
+        self.server.stop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+__all__ += ["LiveGame"]

@@ -58,7 +58,7 @@ def _board_parts(rules) -> tuple[str, str, dict[str, tuple[float, float]], float
     xs = [c[0] for c in coords.values()]
     ys = [c[1] for c in coords.values()]
     gap = _spacing(coords)
-    r = min(0.4, 0.42 * gap)
+    r = min(0.3, 0.42 * gap)
     margin = r + 0.25
     x0, y0, x1, y1 = min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin
     if board.period:

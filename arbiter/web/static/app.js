@@ -86,8 +86,8 @@ function show(v) {
   if (v.over) turn.append(v.result || "The game is over.");
   else if (v.to_move) turn.append(swatch(v.to_move.css), `${cap(v.to_move.colour)} to move (${v.to_move.phase})`);
   drawClocks();
-  const caps = v.captures.filter((c) => c.n > 0).map((c) => `${c.colour} ${c.n}`);
-  $("captures").textContent = (caps.length ? "Captured: " + caps.join(", ") : "") + (v.stacks ? " · Stacks: " + v.stacks : "");
+  const caps = v.captures.filter((c) => c.n > 0).map((c) => `${c.n} by ${c.colour}`);
+  $("captures").textContent = (caps.length ? "Taken so far: " + caps.join(", ") : "") + (v.stacks ? " · Stacks: " + v.stacks : "");
   $("secretswaiting").textContent = v.secrets_waiting.length
     ? "Waiting for a private answer from player " + v.secrets_waiting.join(", ") + " (on their own page)." : "";
   $("health").hidden = !v.health;
