@@ -148,7 +148,7 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
                     version, body = read()
                     if version != last:
                         last = version
-                        yield b"data: " + body + b"\n\n"
+                        yield b"id: %d\ndata: %s\n\n" % (version, body)
                     try:
                         await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
                     except asyncio.TimeoutError:
