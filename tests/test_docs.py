@@ -75,6 +75,7 @@ RUNS_UNTIL_STOPPED = [
     (r"arbiter sensor-sim\b", "a virtual board that runs until Ctrl-C"),
     (r"arbiter play brain-hanky --reader sim\b", "a whole Brain Hanky game on the simulated camera takes "
                                                  "minutes on 2 cores"),
+    (r"arbiter serve\b", "the web page's server, which runs until Ctrl-C"),
 ]
 
 FENCE = re.compile(r"^\s*```\s*(\w*)")
@@ -296,4 +297,4 @@ def test_make_demo_installs_only_what_playing_needs():
     assert installs and all(ln.rstrip().endswith("-e .") for ln in installs), demo
     assert "[dev]" not in demo and "[pi]" not in demo
     assert "arbiter demo" in demo
-    assert "'.[dev]'" in _make_dry_run("test")
+    assert "'.[dev,web]'" in _make_dry_run("test")
