@@ -23,6 +23,14 @@ board cannot show it (a loss on time). Any event may carry a ``clock`` snapshot
 (``arbiter.clocks.Clock.snapshot``); a Brain Hanky step may carry the move-chooser ``draws`` made
 while it was played.
 
+Secrets (a code, hidden goals: a player's answer on their private page, ``State.with_secret``)
+are *sealed* until the game ends. The answer goes to a file of its own beside the journal
+(``*.sealed.json``, readable by its owner only), and the journal gets a ``sealed`` line with a
+salted SHA-256 digest of it, which tells nobody the answer but pins it: ``--resume`` gives the
+answer back to the game only if it matches. When the game ends an ``unsealed`` line writes the
+answers and their salts into the journal, which checks them against the digests, and the file
+beside it is removed. A replay gives the answers to the start state before the steps.
+
 Reading (``load_journal``) forgives exactly one thing: a damaged *last* line, which can only be
 the unannounced line a crash interrupted; it is ignored with a warning, and ``Journal.open``
 cuts it off before appending. Anything else (a damaged line in the middle, a gap in the sequence
@@ -59,14 +67,15 @@ except ImportError:  # pragma: no cover
 
 __all__ = ["FORMAT", "Journal", "JournalContents", "JournalError", "Resumed", "journal_dir",
            "journal_name", "latest_unfinished", "list_journals", "load_journal", "new_journal_path", "parse_journal",
-           "replay_journal", "resume", "usable_journal_dir"]
+           "replay_journal", "resume", "sealed_path", "secrets_of", "usable_journal_dir", "with_secrets"]
 
 log = logging.getLogger("arbiter.journal")
 
 FORMAT = 1  # the journal format version written in every header
 MARKER = "arbiter_journal"
 SUFFIX = ".jsonl"
-EVENTS = ("step", "takeback", "correction", "clock", "end")
+EVENTS = ("step", "takeback", "correction", "clock", "end", "sealed", "unsealed")
+SEALED_SUFFIX = ".sealed.json"  # the secrets of a game still going on, beside its journal
 
 
 class JournalError(ValueError):
@@ -184,6 +193,8 @@ class JournalContents:
     ended: dict[str, Any] | None = None  # the result of an "end" event still in force
     events: list[dict[str, Any]] = field(default_factory=list)  # every event line, in order
     warnings: list[str] = field(default_factory=list)
+    sealed: dict[int, str] = field(default_factory=dict)  # player -> digest of their secret
+    unsealed: dict[int, str] | None = None  # player -> secret, once the game has ended
     good_bytes: int = 0  # the file's length up to the end of its last intact line
 
     @property
@@ -202,7 +213,8 @@ class JournalContents:
     def clone(self) -> JournalContents:
         """A copy to try an event on; event dicts are never changed once added, so lists suffice."""
         return replace(self, setup=dict(self.setup), steps=list(self.steps), step_lines=list(self.step_lines),
-                       events=list(self.events), warnings=list(self.warnings),
+                       events=list(self.events), warnings=list(self.warnings), sealed=dict(self.sealed),
+                       unsealed=None if self.unsealed is None else dict(self.unsealed),
                        chooser=None if self.chooser is None else list(self.chooser))
 
     def header(self) -> dict[str, Any]:
@@ -275,6 +287,24 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
         result = event.get("result")
         if not (isinstance(result, Mapping) and "winner" in result and "reason" in result):
             raise ValueError("an end event needs \"result\": {\"winner\": ..., \"draw\": ..., \"reason\": ...}")
+    elif kind == "sealed":
+        player, digest = event.get("player"), event.get("digest")
+        if not isinstance(player, int) or isinstance(player, bool) or player < 1:
+            raise ValueError(f"a sealed secret names its player by number, not {player!r}")
+        if not (isinstance(digest, str) and len(digest) == 64 and all(ch in "0123456789abcdef" for ch in digest)):
+            raise ValueError("a sealed secret needs its \"digest\" (64 hex digits)")
+        if c.unsealed is not None:
+            raise ValueError("a secret sealed after the secrets were unsealed")
+    elif kind == "unsealed":
+        opened = event.get("secrets")
+        if c.unsealed is not None or not isinstance(opened, Mapping):
+            raise ValueError("the secrets are unsealed once, as \"secrets\": {player: {\"text\", \"salt\"}}")
+        if {str(p) for p in c.sealed} != set(opened):
+            raise ValueError("the unsealed secrets are not the players' sealed ones")
+        for p, held in opened.items():
+            if not (isinstance(held, Mapping) and isinstance(held.get("text"), str)
+                    and isinstance(held.get("salt"), str)) or _digest(held["salt"], held["text"]) != c.sealed[int(p)]:
+                raise ValueError(f"player {p}'s unsealed secret does not match the one sealed")
     # Every check passed: change the contents.
     if kind == "step":
         c.steps.append(event["step"])
@@ -289,11 +319,65 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
         c.ended = None  # players took back the move that ended it: the game goes on
     if kind == "end":
         c.ended = dict(event["result"])
+    if kind == "sealed":
+        c.sealed[event["player"]] = event["digest"]
+    if kind == "unsealed":
+        c.unsealed = {int(p): held["text"] for p, held in event["secrets"].items()}
     if draws:
         c.chooser = (c.chooser or []) + draws
     if snapshot is not None:
         c.clock, c.clock_line = dict(snapshot), line
     c.events.append(dict(event))
+
+
+def _digest(salt: str, text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()
+
+
+def sealed_path(journal_path: str | os.PathLike[str]) -> Path:
+    """Where the secrets of the game journalled at ``journal_path`` wait for its end."""
+    p = Path(journal_path)
+    return p.with_name(p.name.removesuffix(SUFFIX) + SEALED_SUFFIX)
+
+
+def _read_sealed(path: Path) -> dict[str, dict[str, str]]:
+    try:
+        data = json.loads(sealed_path(path).read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise JournalError(f"{sealed_path(path)} cannot be read ({exc}): the game's secrets are in it") from None
+    return data if isinstance(data, dict) else {}
+
+
+def secrets_of(contents: JournalContents) -> dict[int, str]:
+    """The players' secrets of a journalled game: unsealed at its end, else from the file beside
+    it, each checked against its sealed digest (JournalError naming the player if one differs or
+    is missing: the answers that game was played with are gone)."""
+    if contents.unsealed is not None:
+        return dict(contents.unsealed)
+    if not contents.sealed:
+        return {}
+    held = _read_sealed(contents.path)
+    out = {}
+    for player, digest in contents.sealed.items():
+        got = held.get(str(player))
+        if not (isinstance(got, dict) and isinstance(got.get("text"), str) and isinstance(got.get("salt"), str)
+                and _digest(got["salt"], got["text"]) == digest):
+            raise JournalError(f"player {player}'s secret is sealed in {contents.path} but "
+                               f"{sealed_path(contents.path)} does not hold it (moved or edited?): the game cannot "
+                               f"go on without it")
+        out[player] = got["text"]
+    return out
+
+
+def with_secrets(state: Any, secrets: Mapping[int, str]) -> Any:
+    """``state`` with each player's secret given to it (``State.with_secret``)."""
+    for player, text in sorted(secrets.items()):
+        state = state.with_secret(player, text)
+    return state
 
 
 def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
@@ -682,6 +766,37 @@ class Journal:
         data = result.as_dict() if isinstance(result, engine.Result) else dict(result)
         return self._append({"event": "end", "result": data}, clock)
 
+    def append_sealed(self, player: int, text: str) -> int:
+        """Seal ``player``'s secret: the answer to the file beside the journal (owner-only), then a
+        ``sealed`` line with its salted digest. Nothing of the answer is in the journal."""
+        import secrets as _random
+
+        salt = _random.token_hex(16)
+        held = _read_sealed(self.path)
+        held[str(player)] = {"text": text, "salt": salt}
+        from .files import write_atomic
+
+        try:
+            write_atomic(sealed_path(self.path), json.dumps(held), mode=0o600)
+        except OSError as exc:
+            raise JournalError(f"could not keep the secret beside {self.path} ({exc.strerror or exc}): it was NOT "
+                               f"recorded") from None
+        return self._append({"event": "sealed", "player": player, "digest": _digest(salt, text)}, None)
+
+    def append_unsealed(self) -> int | None:
+        """At the game's end: the secrets and their salts into the journal (checked against the
+        digests), and the file beside it removed. None when there is nothing sealed."""
+        c = self._contents
+        if not c.sealed or c.unsealed is not None:
+            return None
+        held = _read_sealed(self.path)
+        seq = self._append({"event": "unsealed", "secrets": {str(p): held.get(str(p)) for p in c.sealed}}, None)
+        try:
+            sealed_path(self.path).unlink()
+        except OSError:
+            pass
+        return seq
+
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r}, {self.game}, {len(self._contents.steps)} steps)"
 
@@ -702,6 +817,7 @@ def replay_journal(contents: JournalContents, rng: random.Random | None = None) 
             state = game.new(draws=Draws(record.chooser or [], rng))
         else:
             state = record.new_state(game)
+        state = with_secrets(state, secrets_of(contents))
     except (RecordError, ValueError) as exc:
         raise JournalError(f"{contents.where(1)}: {exc}") from None
     for i, (text, line) in enumerate(zip(contents.steps, contents.step_lines), start=1):

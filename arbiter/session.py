@@ -537,8 +537,9 @@ class Session:
         """Give ``player``'s private answer to the game: None when kept, else why not (for that
         player's eyes only). Secrets belong to the start position (the family asks for them
         before the first step), so the start state takes them and the game is replayed from it:
-        a take-back past the first step keeps them. Nothing is announced: the others learn only
-        that the game goes on."""
+        a take-back past the first step keeps them. The journal seals it (a digest until the
+        game ends, ``Journal.append_sealed``). Nothing is announced: the others learn only that
+        the game goes on."""
         if not 1 <= player <= self.game.players:
             return f"there is no player {player} in this game"
         if self.secret_wanted(player) is None:
@@ -550,6 +551,12 @@ class Session:
                                          takeback_hold_s=self.referee.takeback_hold_s)
         except engine.IllegalStep as exc:
             return exc.reason
+        if self.journal is not None:  # sealed: the journal holds only a digest until the end
+            try:
+                self.journal.append_sealed(player, text)
+            except JournalError as exc:
+                self._error("journal", exc, self.now())
+                return "it could not be recorded (see the Pi's screen); try again"
         self._secrets[player] = text
         self._start_state = start
         self.referee = referee
@@ -783,6 +790,11 @@ class Session:
     def _finish(self, result: engine.Result, t: float, events: list[Any]) -> None:
         self.over = True
         self.result = result
+        if self.journal is not None:  # the game is over: its secrets may be known now
+            try:
+                self.journal.append_unsealed()
+            except JournalError as exc:
+                self._error("journal", exc, t)
         if self.clock is not None:
             self.clock.stop(t)
         events.append(GameOver(result.winner))

@@ -25,7 +25,8 @@ with warnings.catch_warnings():  # Starlette would rather have httpx's successor
 
 import engine  # noqa: E402
 from arbiter import referee as R  # noqa: E402
-from arbiter.journal import Journal  # noqa: E402
+from arbiter.journal import (Journal, JournalError, load_journal, replay_journal, resume,  # noqa: E402
+                             sealed_path)
 from arbiter.sim.scenario import Table  # noqa: E402
 from arbiter.web.history import History  # noqa: E402
 from arbiter.web.hub import Hub  # noqa: E402
@@ -242,11 +243,37 @@ def test_a_secret_reaches_only_its_player(tmp_path, hide_and_seek, capsys):
         assert table.session.history and "d7" not in public_words() and "g1" not in public_words()
         log = " ".join(a.message for a in table.session.log)
         assert "d7" not in log and "g1" not in log and "hidden point" not in log
-        journal = table.session.journal.path.read_text()
-        assert "d7" not in journal and "g1" not in journal
+        path = table.session.journal.path
+        journal = path.read_text()
+        # (quoted: a digest's hex digits may hold "d7" by chance)
+        assert '"d7"' not in journal and '"g1"' not in journal and journal.count('"event":"sealed"') == 2
+        held = sealed_path(path)
+        assert held.stat().st_mode & 0o077 == 0  # beside the journal, for its owner only
         assert "d7" not in capsys.readouterr().out
         table.run("put d7 black")  # black finds white's hidden point
         assert table.session.over and table.session.result.winner == 2
+    # The game is over: the secrets are unsealed in the journal, checked against their digests.
+    contents = load_journal(path)
+    assert contents.unsealed == {1: "d7", 2: "g1"} and not held.exists()
+    assert replay_journal(contents)[1].result.winner == 2
+
+
+def test_a_resumed_game_gets_its_sealed_secrets_back(tmp_path, hide_and_seek):
+    table, hub, remote, app = _game(GAME, tmp_path=tmp_path)
+    s = table.session
+    assert s.keep_secret(1, "d7") is None and s.keep_secret(2, "g1") is None
+    table.run("put a1; put g7 black")
+    path = s.journal.path
+    s.journal.close()
+    r = resume(path, game=GAME)
+    assert r.state.private_words(1) == "Your hidden point: d7." and r.state.phase == "placement"
+    r.journal.close()
+    # the file beside it edited: the digest does not match, and the game says so
+    held = json.loads(sealed_path(path).read_text())
+    held["1"]["text"] = "a4"
+    sealed_path(path).write_text(json.dumps(held))
+    with pytest.raises(JournalError, match="player 1's secret"):
+        resume(path, game=GAME)
 
 
 # ------------------------------------------------------------------ history
@@ -323,3 +350,25 @@ def test_player_links_are_random_and_checked():
     assert a.tokens[1] != a.tokens[2] and a.tokens[1] != b.tokens[1] and len(a.tokens[1]) >= 24
     assert a.player(a.tokens[2]) == 2 and a.player(b.tokens[2]) is None
     assert a.player(None) is None and a.player("") is None and a.player("x" * 1000) is None
+
+
+def test_an_unsealed_secret_must_match_its_digest():
+    """The journal's reader checks the answers written at the end against the digests sealed."""
+    from arbiter.journal import _digest, parse_journal
+
+    header = {"arbiter_journal": 1, "game": "tapatan", "options": {}, "chooser": None,
+              "created": "2025-05-01T12:00:00+00:00", "reader": "colour", "time_control": None}
+
+    def journal(*events):
+        return b"".join(json.dumps(x).encode() + b"\n" for x in (header, *events))
+
+    sealed = {"seq": 1, "event": "sealed", "player": 1, "digest": _digest("ab", "d7")}
+    good = parse_journal(journal(sealed, {"seq": 2, "event": "unsealed",
+                                          "secrets": {"1": {"text": "d7", "salt": "ab"}}}))
+    assert good.sealed == {1: _digest("ab", "d7")} and good.unsealed == {1: "d7"}
+    with pytest.raises(JournalError, match="does not match the one sealed"):
+        parse_journal(journal(sealed, {"seq": 2, "event": "unsealed", "secrets": {"1": {"text": "a4", "salt": "ab"}}},
+                              {"seq": 3, "event": "clock", "clock": {"x": 1}}))
+    with pytest.raises(JournalError, match="64 hex digits"):
+        parse_journal(journal({"seq": 1, "event": "sealed", "player": 1, "digest": "d7"},
+                              {"seq": 2, "event": "clock", "clock": {"x": 1}}))
