@@ -372,3 +372,24 @@ def test_an_unsealed_secret_must_match_its_digest():
     with pytest.raises(JournalError, match="64 hex digits"):
         parse_journal(journal({"seq": 1, "event": "sealed", "player": 1, "digest": "d7"},
                               {"seq": 2, "event": "clock", "clock": {"x": 1}}))
+
+
+def test_the_terminals_qr_code_reads_back_as_the_address():
+    """The half-block QR code, drawn as a picture, is read by OpenCV's QR reader as the URL."""
+    import cv2
+    import numpy as np
+
+    from arbiter.web.qr import qr_text
+
+    url = "http://192.168.1.20:8000/p/o81Yo8AoED9GM1zYShyqRMP5"
+    rows = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in qr_text(url).splitlines()]
+    light = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
+    grid = []
+    for row in rows:
+        grid.append([light[ch][0] for ch in row])
+        grid.append([light[ch][1] for ch in row])
+    picture = np.array(grid, dtype=np.uint8) * 255
+    picture = np.pad(picture, 4, constant_values=255)
+    picture = cv2.resize(picture, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(picture)
+    assert text == url

@@ -7,8 +7,10 @@ Chromium or Playwright these tests skip, and the test run's last lines say so (c
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -182,3 +184,28 @@ def test_the_page_at_a_phones_width(browser, tmp_path):
 
         assert Image.open(shot).size == (390, 844)
         context.close()
+
+
+def test_a_past_game_is_replayed_step_by_step_on_the_history_tab(page, tmp_path):
+    with LiveGame("tapatan", journals=tmp_path) as game:
+        game.run("put a1; put d4 black; put g7")
+        page.goto(game.url)
+        page.click(".tab[data-tab=history]")
+        page.wait_for_selector("#games tbody tr")
+        cells = page.locator("#games tbody tr").first.locator("td").all_inner_texts()
+        assert cells[1:] == ["tapatan", "2", "3", "unfinished"]
+        page.locator("#games tbody tr").first.click()
+        page.wait_for_selector("#replayboard svg")
+        assert page.locator("#replayboard .piece").count() == 3 and "3 of 3" in page.inner_text("#replaystep")
+        page.click("#prev")
+        page.wait_for_function("document.getElementById('replaystep').textContent.startsWith('2 of 3')",
+                               timeout=WAIT_MS)
+        assert page.locator("#replayboard .piece").count() == 2 and "d4" in page.inner_text("#replaystep")
+        page.click("#first")
+        page.wait_for_function("document.getElementById('replaystep').textContent.startsWith('0 of 3')",
+                               timeout=WAIT_MS)
+        assert page.locator("#replayboard .piece").count() == 0
+        with page.expect_download() as download:
+            page.click("#download")
+        record = json.loads(Path(download.value.path()).read_text())
+        assert record["game"] == "tapatan" and record["steps"] == ["a1", "d4", "g7"]
