@@ -393,3 +393,80 @@ def test_the_terminals_qr_code_reads_back_as_the_address():
     picture = cv2.resize(picture, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
     text, _points, _ = cv2.QRCodeDetector().detectAndDecode(picture)
     assert text == url
+
+
+# ------------------------------------------------------------------ setup from the phone (arbiter serve)
+@pytest.fixture
+def serving(tmp_path, monkeypatch):
+    """`arbiter serve`'s page and launcher, as the command sets them up, on a free port."""
+    import arbiter.cli.web as cli_web
+    import arbiter.cli.webpage as webpage
+
+    page = webpage.WebPage("127.0.0.1:0", journals=tmp_path)
+    launcher = cli_web.Launcher(page, tmp_path)
+    page.start(launcher=launcher)
+    monkeypatch.setattr(webpage, "_serving", page)
+    yield page, launcher
+    if launcher.running:
+        launcher.stop()
+        launcher.thread.join(10)
+    page.stop()
+
+
+def _until(condition, timeout=15.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_game_started_stopped_and_resumed_from_the_owners_page(serving, tmp_path):
+    import httpx
+
+    page, launcher = serving
+    url = page.server.url
+    owner = {"x-arbiter-token": launcher.token, "content-type": "application/json"}
+    start = json.dumps({"game": "tapatan", "options": {"move_cap": 50}, "reader": "sim-occupancy", "speed": 1})
+    assert httpx.get(url(f"/setup/{launcher.token}")).status_code == 200
+    assert httpx.get(url("/setup/" + "x" * 24)).status_code == 404
+    assert httpx.post(url("/api/setup/start"), content=start,
+                      headers={"content-type": "application/json"}).status_code == 401
+    assert httpx.get(url("/api/setup")).status_code == 401
+    bad = httpx.post(url("/api/setup/start"), headers=owner,
+                     content=json.dumps({"game": "tapatan", "options": {"move_cap": -3}, "reader": "sim"}))
+    assert bad.status_code == 400 and "move_cap" in bad.json()["error"]
+    assert httpx.post(url("/api/setup/start"), headers=owner, content=start).status_code == 200
+    assert _until(lambda: json.loads(page.hub.public()[1]).get("game") == "tapatan")
+    assert httpx.post(url("/api/setup/start"), headers=owner, content=start).json()["error"].startswith("a game of")
+    status = httpx.get(url("/api/setup"), headers=owner).json()
+    assert status["running"] and [link["player"] for link in status["links"]] == [1, 2]
+    assert status["links"][0]["qr"].startswith("<svg")
+    # the player's link works on the page the game borrowed
+    assert httpx.get(url(status["links"][0]["path"])).status_code == 200
+    assert _until(lambda: len(json.loads(page.hub.public()[1])["moves"]) >= 2)
+    assert httpx.post(url("/api/setup/stop"), headers=owner, content="{}").status_code == 200
+    assert _until(lambda: not launcher.running)
+    assert page.server.app.state.stage.remote is None  # the page stays, without the game's controls
+    status = httpx.get(url("/api/setup"), headers=owner).json()
+    assert not status["running"] and "ended" in status["last"]
+    [unfinished] = status["unfinished"]
+    assert unfinished["game"] == "tapatan" and unfinished["steps"] >= 2
+    steps = unfinished["steps"]
+    assert httpx.post(url("/api/setup/resume"), headers=owner,
+                      content=json.dumps({"name": unfinished["name"]})).status_code == 200
+    assert _until(lambda: launcher.running and len(json.loads(page.hub.public()[1])["moves"]) > steps)
+    assert httpx.post(url("/api/setup/resume"), headers=owner,
+                      content=json.dumps({"name": "../x.jsonl"})).status_code == 400
+    launcher.stop()
+    assert _until(lambda: not launcher.running)
+
+
+def test_the_catalogue_offers_every_game_with_its_options():
+    from arbiter.web.catalogue import catalogue
+
+    games = {g["name"]: g for g in catalogue()}
+    assert set(games) == set(engine.names())
+    seven = {o["name"]: o for o in games["seven-mens-morris"]["options"]}
+    assert seven["flying"]["kind"] == "bool" and seven["flying"]["default"] is False

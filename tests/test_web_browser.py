@@ -209,3 +209,36 @@ def test_a_past_game_is_replayed_step_by_step_on_the_history_tab(page, tmp_path)
             page.click("#download")
         record = json.loads(Path(download.value.path()).read_text())
         assert record["game"] == "tapatan" and record["steps"] == ["a1", "d4", "g7"]
+
+
+def test_a_game_is_started_from_the_owners_page_and_watched_live(browser, tmp_path, monkeypatch):
+    import arbiter.cli.web as cli_web
+    import arbiter.cli.webpage as webpage
+
+    page_server = webpage.WebPage("127.0.0.1:0", journals=tmp_path)
+    launcher = cli_web.Launcher(page_server, tmp_path)
+    page_server.start(launcher=launcher)
+    monkeypatch.setattr(webpage, "_serving", page_server)
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    try:
+        page.goto(page_server.server.url(f"/setup/{launcher.token}"))
+        page.click("#setuptab")
+        page.wait_for_selector("#gamechoice option[value=tapatan]", state="attached")
+        page.select_option("#gamechoice", "tapatan")
+        page.select_option("#readerchoice", "sim-occupancy")
+        page.click("#startgame")
+        page.wait_for_selector("#links figure", timeout=WAIT_MS)
+        assert page.locator("#links svg.qr").count() == 2
+        page.click(".tab[data-tab=live]")
+        page.wait_for_function("document.querySelectorAll('#moves li').length >= 2", timeout=WAIT_MS)
+        assert "tapatan" in page.inner_text("#title") and not page.locator("#controls").is_visible()
+        page.click(".tab[data-tab=setup]")
+        page.click("#stop")
+        page.wait_for_selector("#newgame:not([hidden])", timeout=WAIT_MS)
+        assert "ended" in page.inner_text("#setuplast")
+    finally:
+        page.context.close()
+        if launcher.running:
+            launcher.stop()
+            launcher.thread.join(10)
+        page_server.stop()

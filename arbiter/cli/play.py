@@ -196,9 +196,14 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
     steps = _script_steps(g, script)
     web = None
     if web_address is not None:
-        from .web import WebPage
+        from .webpage import SERVING, WebPage, borrowed_page
 
-        web = WebPage(web_address, journals=folder)  # checks the extra and the address before anything opens
+        if web_address == SERVING:  # started from the owner's page of `arbiter serve`: its page
+            web = borrowed_page()
+            if web is None:
+                fail("--web serving is for games started from the page of `arbiter serve`")
+        else:
+            web = WebPage(web_address, journals=folder)  # checks the extra and the address before anything opens
     # Everything that can fail is checked before the journal is made, so a refused start leaves
     # no empty game behind for --resume to find.
     with ExitStack() as stack:
@@ -345,8 +350,8 @@ def _leds(g, leds, leds_out, map_path, brightness, sensor=None):
 
 
 # Options that are not the game's setup: the game itself, what to resume, the clock (kept in the
-# journal's own header field) and where journals go.
-NOT_SETUP = ("game", "resume_from", "time_control", "journal_folder")
+# journal's own header field), where journals go, and the web page (served again only if asked).
+NOT_SETUP = ("game", "resume_from", "time_control", "journal_folder", "web_address")
 
 
 def _setup_of(ctx: click.Context, g, reader: str, cal_path: str | None) -> dict:
@@ -488,12 +493,10 @@ def _pressers(buttons):
 def _run_camera(session) -> tuple[str, int] | None:
     """Read the camera (or the sensor board) until the game is over or the players stop it (Ctrl-C, or q)."""
     session.start()
-    pressed = getattr(session.buttons, "inner", session.buttons)  # the web page wraps the buttons
-    keys = pressed if isinstance(pressed, KeyboardButtons) else None
     try:
         while not session.over:
             session.poll()
-            if keys is not None and keys.quit:
+            if getattr(session.buttons, "quit", False):  # q on the keyboard, or the owner's page
                 raise KeyboardInterrupt
     except KeyboardInterrupt:
         session.pause()
@@ -501,11 +504,13 @@ def _run_camera(session) -> tuple[str, int] | None:
     return None
 
 
-def _stop_on_q(keys: KeyboardButtons) -> None:
+def _stop_on_q(keys: KeyboardButtons | None, page=None) -> None:
     """Read the keys typed since the last frame; q stops the simulated game as Ctrl-C does (the
-    simulated players press the buttons themselves, so c, u and m are not passed on)."""
-    keys.poll()
-    if keys.quit:
+    simulated players press the buttons themselves, so c, u and m are not passed on), and so
+    does the owner's web page (``page``: the buttons it wraps, with their ``quit``)."""
+    if keys is not None:
+        keys.poll()
+    if (keys is not None and keys.quit) or (page is not None and page.remote.stop_requested):
         raise KeyboardInterrupt
 
 
@@ -540,6 +545,8 @@ def _run_sim(console, g, start, journal, history, common, reader, steps, seed, s
     keys = KeyboardButtons() if sys.stdin.isatty() else None  # q stops it, as a game on the board
     if keys is not None:
         table.on_frame = lambda: _stop_on_q(keys)
+    if hasattr(session.buttons, "quit"):  # the web page: its owner may stop the game too
+        table.on_frame = lambda: _stop_on_q(keys, session.buttons)
     players = Player(table, steps, rng=None if steps else random.Random(seed))
     again = _again(g.name, journal.path)
     try:

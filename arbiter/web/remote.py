@@ -63,6 +63,11 @@ class WebButtons:
         presses = list(self.inner.poll()) if self.inner is not None else []
         return presses + self.remote._carry_out()
 
+    @property
+    def quit(self) -> bool:
+        """Stop the game: asked from the owner's page, or (keyboard buttons) with q."""
+        return self.remote.stop_requested or bool(getattr(self.inner, "quit", False))
+
     def __getattr__(self, name: str) -> Any:  # KeyboardButtons.quit, close ... of the inner buttons
         return getattr(self.inner, name)
 
@@ -108,6 +113,7 @@ class Remote:
         self._refused: dict[int, str | None] = {}
         self._published_t: float | None = None
         self.dirty = False
+        self.stop_requested = False  # the owner's page asked the game to stop (arbiter serve)
 
     # ---------------------------------------------------------------- the server's thread
     def submit(self, player: int, action: str, arg: Any = None) -> str | None:

@@ -17,6 +17,11 @@ Routes (everything the page needs; nothing else answers):
 ``GET /api/games``                     the journals folder, as a list of games
 ``GET /api/games/{name}``              one game's moves; ``/board/{n}``: the board after n steps;
                                        ``/record``: the game record to download
+``GET /setup/{token}``                 ``arbiter serve``'s owner page: start, resume, stop a game
+``GET /api/catalogue``                 the games and their options
+``GET /api/setup``                     (owner) the game running, its player links, games to resume
+``POST /api/setup/start|resume|stop``  (owner) ``{"game", "options", "reader", "clock"}``,
+                                       ``{"name"}``, ``{}``
 =====================================  ==========================================================
 
 Security, for a page on a club's shared network: GET never changes anything (so a link or an
@@ -37,6 +42,7 @@ import json
 import threading
 import time
 from importlib import resources
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -71,13 +77,16 @@ def parse_address(text: str | None, default_port: int = 8000) -> tuple[str, int]
     return host, int(port)
 
 
-def make_app(hub: Hub, *, remote=None, history: History | None = None):
-    """The Starlette application for one hub (one game, or none), its remote and its history."""
+def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=None):
+    """The Starlette application for one hub, its game's remote (None: no game yet; a game
+    started later is put on ``app.state.stage.remote``), its history, and with ``arbiter serve``
+    the launcher that starts games from the owner's page (``Launcher`` in ``arbiter.cli.web``)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
 
+    stage = SimpleNamespace(remote=remote)
     page = _asset("index.html")
     assets = {name: _asset(name) for name in STATIC}
 
@@ -88,9 +97,12 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
         return respond({"error": why}, status)
 
     def player_of(request: Request) -> int | None:
-        if remote is None:
+        if stage.remote is None:
             return None
-        return remote.links.player(request.headers.get("x-arbiter-token"))
+        return stage.remote.links.player(request.headers.get("x-arbiter-token"))
+
+    def is_owner(request: Request) -> bool:
+        return launcher is not None and launcher.owner(request.headers.get("x-arbiter-token"))
 
     def cross_site(request: Request) -> bool:
         """A request another site's page sent (the phone's browser says so in its headers)."""
@@ -125,7 +137,7 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
         return html(request)
 
     async def player_page(request: Request) -> Response:
-        if remote is None or remote.links.player(request.path_params["token"]) is None:
+        if stage.remote is None or stage.remote.links.player(request.path_params["token"]) is None:
             return Response("No such player link: ask for the link on the Pi's screen.", status_code=404,
                             media_type="text/plain; charset=utf-8", headers=HEADERS)
         return html(request)
@@ -167,7 +179,7 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
         p = player_of(request)
         if p is None:
             return refuse(401, "no player link")
-        return respond({"player": p, "players": remote.session.game.players})
+        return respond({"player": p, "players": stage.remote.session.game.players})
 
     async def private_events(request: Request) -> Response:
         p = player_of(request)
@@ -181,9 +193,9 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
             return data
         p = player_of(request)
         if p is None:
-            return refuse(401 if remote is not None else 404, "the controls need a player's link")
+            return refuse(401 if stage.remote is not None else 404, "the controls need a player's link")
         action = data.get("action")
-        why = remote.submit(p, action if isinstance(action, str) else "", data.get("index"))
+        why = stage.remote.submit(p, action if isinstance(action, str) else "", data.get("index"))
         return refuse(400, why) if why else respond({"ok": True})
 
     async def secret(request: Request) -> Response:
@@ -192,8 +204,8 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
             return data
         p = player_of(request)
         if p is None:
-            return refuse(401 if remote is not None else 404, "a secret needs a player's link")
-        why = remote.submit(p, "secret", data.get("text"))
+            return refuse(401 if stage.remote is not None else 404, "a secret needs a player's link")
+        why = stage.remote.submit(p, "secret", data.get("text"))
         return refuse(400, why) if why else respond({"ok": True})
 
     def need_history() -> History:
@@ -230,6 +242,40 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
         return Response(json.dumps(data, indent=1) + "\n", media_type="application/json",
                         headers={**HEADERS, "Content-Disposition": f'attachment; filename="{download}"'})
 
+    # ---------------------------------------------------------------- setup (arbiter serve)
+    async def owner_page(request: Request) -> Response:
+        if launcher is None or not launcher.owner(request.path_params["token"]):
+            return Response("No such setup link: it is printed on the Pi's screen by arbiter serve.",
+                            status_code=404, media_type="text/plain; charset=utf-8", headers=HEADERS)
+        return html(request)
+
+    async def catalogue(request: Request) -> Response:
+        from .catalogue import catalogue as games_catalogue
+
+        return respond({"games": games_catalogue()})
+
+    async def setup_state(request: Request) -> Response:
+        if not is_owner(request):
+            return refuse(401, "the setup needs the owner's link")
+        return respond(await asyncio.to_thread(launcher.status))
+
+    async def setup_action(request: Request) -> Response:
+        data = await body_of(request)
+        if isinstance(data, Response):
+            return data
+        if not is_owner(request):
+            return refuse(401 if launcher is not None else 404, "the setup needs the owner's link")
+        what = request.path_params["what"]
+        if what == "start":
+            why = launcher.start(data)
+        elif what == "resume":
+            why = launcher.resume(data.get("name"))
+        elif what == "stop":
+            why = launcher.stop()
+        else:
+            return refuse(404, "not found")
+        return refuse(400, why) if why else respond({"ok": True})
+
     hub_closed = threading.Event()
 
     @contextlib.asynccontextmanager
@@ -244,10 +290,13 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None):
         Route("/api/control", control, methods=["POST"]), Route("/api/secret", secret, methods=["POST"]),
         Route("/api/games", games), Route("/api/games/{name}", game),
         Route("/api/games/{name}/board/{n:int}", game_board), Route("/api/games/{name}/record", record),
+        Route("/setup/{token}", owner_page), Route("/api/catalogue", catalogue), Route("/api/setup", setup_state),
+        Route("/api/setup/{what}", setup_action, methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.closed = hub_closed
     app.state.hub = hub
+    app.state.stage = stage
     return app
 
 

@@ -6,6 +6,8 @@
 
 const tokenMatch = location.pathname.match(/^\/p\/([A-Za-z0-9_-]{8,64})$/);
 const TOKEN = tokenMatch ? tokenMatch[1] : null;
+const ownerMatch = location.pathname.match(/^\/setup\/([A-Za-z0-9_-]{8,64})$/);
+const OWNER = ownerMatch ? ownerMatch[1] : null;
 const $ = (id) => document.getElementById(id);
 let view = null;          // the latest public view
 let clockBase = 0;        // performance.now() when the clocks arrived
@@ -128,10 +130,10 @@ function showControls(c) {
   }));
 }
 
-async function send(path, body) {
-  const err = $("controlerror");
+async function send(path, body, token, errorBox) {
+  const err = errorBox || $("controlerror");
   try {
-    const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Arbiter-Token": TOKEN },
+    const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Arbiter-Token": token || TOKEN },
                                   body: JSON.stringify(body) });
     if (!r.ok) {
       const data = await r.json().catch(() => ({}));
@@ -204,6 +206,84 @@ async function stepTo(n) {
   $("replaystep").textContent = `${n} of ${b.of}` + (b.move ? ` · ${b.move}` : "") + (b.to_move ? ` · ${b.to_move} to move` : "");
 }
 
+// ------------------------------------------------------------------ setup (the owner's page)
+let catalogue = [];
+
+async function loadCatalogue() {
+  catalogue = (await getJSON("/api/catalogue")).games;
+  const choice = $("gamechoice");
+  choice.replaceChildren(...catalogue.map((g) => {
+    const o = document.createElement("option");
+    o.value = g.name;
+    o.textContent = g.name;
+    return o;
+  }));
+  showOptions();
+}
+
+function showOptions() {
+  const g = catalogue.find((x) => x.name === $("gamechoice").value);
+  if (!g) return;
+  $("gamesummary").textContent = `${g.summary} (${g.players} players)`;
+  $("gameoptions").replaceChildren(...g.options.map((o) => {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.dataset.option = o.name;
+    input.dataset.kind = o.kind;
+    if (o.kind === "bool") { input.type = "checkbox"; input.checked = !!o.default; }
+    else { input.type = o.kind === "str" ? "text" : "number"; input.value = o.default === null ? "" : o.default; }
+    label.append(input, " " + o.name.replaceAll("_", " ") + ": " + o.help);
+    return label;
+  }));
+}
+
+async function setupStatus() {
+  const r = await fetch("/api/setup", { headers: { "X-Arbiter-Token": OWNER }, cache: "no-store" });
+  if (!r.ok) return;
+  const s = await r.json();
+  $("running").hidden = !s.running;
+  $("newgame").hidden = s.running;
+  $("runninggame").textContent = s.running ? `A game of ${s.game} is being refereed.` : "";
+  $("setuplast").textContent = s.last ? "Last: " + s.last : "";
+  $("links").replaceChildren(...s.links.map((l) => {
+    const f = document.createElement("figure");
+    const qr = document.createElement("div");
+    qr.innerHTML = l.qr;
+    const a = document.createElement("a");
+    a.href = l.path;
+    a.textContent = `Player ${l.player} (${l.colour})`;
+    const cap = document.createElement("figcaption");
+    cap.append(a);
+    f.append(qr, cap);
+    return f;
+  }));
+  $("unfinished").replaceChildren(...s.unfinished.map((u) => {
+    const li = document.createElement("li");
+    li.textContent = `${u.game} · ${u.date.replace("T", " ").slice(0, 16)} · ${u.steps} steps`;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = "Resume";
+    b.disabled = s.running;
+    b.addEventListener("click", () => setupSend("/api/setup/resume", { name: u.name }));
+    li.append(b);
+    return li;
+  }));
+}
+
+async function setupSend(path, body) {
+  await send(path, body, OWNER, $("setuperror"));
+  setTimeout(setupStatus, 300);
+}
+
+function chosenOptions() {
+  const out = {};
+  for (const input of document.querySelectorAll("#gameoptions input")) {
+    const k = input.dataset.kind;
+    out[input.dataset.option] = k === "bool" ? input.checked : (k === "str" ? input.value : Number(input.value));
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ start
 document.addEventListener("DOMContentLoaded", () => {
   for (const t of document.querySelectorAll(".tab")) {
@@ -225,7 +305,21 @@ document.addEventListener("DOMContentLoaded", () => {
   $("prev").addEventListener("click", () => stepTo(replay.n - 1));
   $("next").addEventListener("click", () => stepTo(replay.n + 1));
   $("last").addEventListener("click", () => stepTo(replay.of));
-  $("role").textContent = TOKEN ? "player" : "spectator";
+  $("role").textContent = TOKEN ? "player" : (OWNER ? "owner" : "spectator");
+  if (OWNER) {
+    $("setuptab").hidden = false;
+    loadCatalogue();
+    setupStatus();
+    setInterval(setupStatus, 2000);
+    $("gamechoice").addEventListener("change", showOptions);
+    $("stop").addEventListener("click", () => setupSend("/api/setup/stop", {}));
+    $("newgame").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const clock = $("clockchoice").value.trim();
+      setupSend("/api/setup/start", { game: $("gamechoice").value, options: chosenOptions(),
+                                      reader: $("readerchoice").value, clock: clock || null });
+    });
+  }
   if (TOKEN) {
     follow("/api/private/events", showPrivate, { "X-Arbiter-Token": TOKEN });
   }
