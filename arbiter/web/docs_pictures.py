@@ -47,6 +47,42 @@ def _moments():
     yield "cloth-laptop.png", (1100, 720), cloth, "", 1
 
 
+def _setup_picture(browser, out: Path) -> None:
+    """The owner's page of ``arbiter serve`` on a phone, a simulated game just started from it."""
+    import tempfile
+
+    from ..cli import web as serve
+    from ..cli import webpage
+
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-pictures-"))
+    page = webpage.WebPage("127.0.0.1:0", journals=folder)
+    launcher = serve.Launcher(page, folder)
+    page.start(launcher=launcher)
+    webpage.lend(page)
+    try:
+        shot = browser.new_page(viewport={"width": 390, "height": 844})
+        shot.goto(page.server.url(f"/setup/{launcher.token}"))
+        shot.click("#setuptab")
+        shot.wait_for_selector("#gamechoice option[value=morabaraba]", state="attached")
+        shot.select_option("#gamechoice", "morabaraba")
+        shot.select_option("#readerchoice", "sim-occupancy")
+        shot.fill("#clockchoice", "10m+5s")
+        shot.screenshot(path=str(out / "setup-phone.png"))
+        print(out / "setup-phone.png")
+        shot.click("#startgame")
+        shot.wait_for_selector("#links figure")
+        shot.screenshot(path=str(out / "setup-running-phone.png"))
+        print(out / "setup-running-phone.png")
+        shot.close()
+    finally:
+        if launcher.running:
+            launcher.stop()
+            launcher.thread.join(10)
+        webpage.lend(None)
+        page.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs/web")
@@ -75,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             print(out / name)
         for remote, server in served.values():
             server.stop()
+        _setup_picture(browser, out)
         browser.close()
     return 0
 
