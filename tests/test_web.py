@@ -402,11 +402,15 @@ def serving(tmp_path, monkeypatch):
     import arbiter.cli.web as cli_web
     import arbiter.cli.webpage as webpage
 
+    from arbiter.web.calibrate import Calibrator
+
     page = webpage.WebPage("127.0.0.1:0", journals=tmp_path)
     launcher = cli_web.Launcher(page, tmp_path)
-    page.start(launcher=launcher)
+    calibrator = Calibrator(tmp_path)
+    page.start(launcher=launcher, calibrator=calibrator)
     monkeypatch.setattr(webpage, "_serving", page)
     yield page, launcher
+    calibrator.close()
     if launcher.running:
         launcher.stop()
         launcher.thread.join(10)
@@ -470,3 +474,39 @@ def test_the_catalogue_offers_every_game_with_its_options():
     assert set(games) == set(engine.names())
     seven = {o["name"]: o for o in games["seven-mens-morris"]["options"]}
     assert seven["flying"]["kind"] == "bool" and seven["flying"]["default"] is False
+
+
+def test_the_camera_is_calibrated_step_by_step_from_the_owners_page(serving, tmp_path):
+    """The simulated camera, as `arbiter calibrate --sim`: the same steps, checks and messages."""
+    import httpx
+
+    page, launcher = serving
+    url = page.server.url
+    owner = {"x-arbiter-token": launcher.token, "content-type": "application/json"}
+    begin = json.dumps({"game": "nine-mens-morris", "source": "sim"})
+    assert httpx.post(url("/api/calibrate/begin"), content=begin,
+                      headers={"content-type": "application/json"}).status_code == 401
+    assert httpx.get(url("/api/calibrate/picture.jpg")).status_code == 401
+    nocam = httpx.post(url("/api/calibrate/begin"), headers=owner, timeout=30,
+                       content=json.dumps({"game": "nine-mens-morris", "source": str(tmp_path / "no-such.mp4")}))
+    assert nocam.status_code == 400 and "simulated camera" in nocam.json()["error"]
+    status = httpx.post(url("/api/calibrate/begin"), headers=owner, content=begin, timeout=30).json()
+    assert status["step"] == "empty" and "Clear every piece" in status["said"][-1]
+    picture = httpx.get(url("/api/calibrate/picture.jpg"), headers=owner, timeout=30)
+    assert picture.headers["content-type"] == "image/jpeg" and picture.content[:2] == b"\xff\xd8"
+    status = httpx.post(url("/api/calibrate/take"), headers=owner, content="{}", timeout=30).json()
+    assert status["step"] == "pieces" and "Lay out" in status["said"][-1]
+    layout = httpx.get(url("/api/calibrate/layout.png"), headers=owner, timeout=30)
+    assert layout.content[:4] == b"\x89PNG"
+    status = httpx.post(url("/api/calibrate/take"), headers=owner, content="{}", timeout=60).json()
+    said = "\n".join(status["said"])
+    assert status["step"] == "done" and "Calibrated. Learned white man, black man" in said
+    assert "checking that every spot reads correctly" in said
+    assert (tmp_path / "calibration-nine-mens-morris.json").exists()
+    assert (tmp_path / "calibration-nine-mens-morris.overlay.png").exists()
+    assert httpx.get(url("/api/calibrate/overlay.png"), headers=owner).content[:4] == b"\x89PNG"
+    again = httpx.post(url("/api/calibrate/take"), headers=owner, content="{}")
+    assert again.status_code == 400 and "begin again" in again.json()["error"]
+    from vision.calibration import load_calibration
+
+    load_calibration(tmp_path / "calibration-nine-mens-morris.json", game="nine-mens-morris")

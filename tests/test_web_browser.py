@@ -242,3 +242,37 @@ def test_a_game_is_started_from_the_owners_page_and_watched_live(browser, tmp_pa
             launcher.stop()
             launcher.thread.join(10)
         page_server.stop()
+
+
+def test_the_camera_is_calibrated_from_the_owners_page(browser, tmp_path, monkeypatch):
+    import arbiter.cli.web as cli_web
+    import arbiter.cli.webpage as webpage
+    from arbiter.web.calibrate import Calibrator
+
+    page_server = webpage.WebPage("127.0.0.1:0", journals=tmp_path)
+    launcher = cli_web.Launcher(page_server, tmp_path)
+    calibrator = Calibrator(tmp_path)
+    page_server.start(launcher=launcher, calibrator=calibrator)
+    page = new_page(browser, viewport={"width": 390, "height": 844})
+    try:
+        page.goto(page_server.server.url(f"/setup/{launcher.token}"))
+        page.click("#setuptab")
+        page.wait_for_selector("#calgame option[value=tapatan]", state="attached")
+        page.select_option("#calgame", "tapatan")
+        page.fill("#calsource", "sim")
+        page.click("#calbegin")
+        page.wait_for_selector("#calsteps:not([hidden])", timeout=WAIT_MS)
+        page.wait_for_function("document.getElementById('calcamera').naturalWidth > 0", timeout=10000)
+        assert "Clear every piece" in page.inner_text("#calsaid")
+        page.click("#caltake")
+        page.wait_for_selector("#callayoutbox:not([hidden])", timeout=10000)
+        page.wait_for_function("document.getElementById('callayout').naturalWidth > 0", timeout=10000)
+        page.click("#caltake")
+        page.wait_for_selector("#caloverlaybox:not([hidden])", timeout=30000)
+        page.wait_for_function("document.getElementById('caloverlay').naturalWidth > 0", timeout=10000)
+        assert "Calibrated." in page.inner_text("#calsaid") and page.locator("#caltake").is_hidden()
+        assert (tmp_path / "calibration-tapatan.json").exists()
+    finally:
+        page.context.close()
+        calibrator.close()
+        page_server.stop()

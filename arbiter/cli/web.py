@@ -217,8 +217,11 @@ def serve(host: str, port: int, journal_folder: str | None) -> None:
     except JournalError as exc:
         fail(str(exc))
     page = WebPage(f"{host}:{port}" if ":" not in host else f"[{host}]:{port}", journals=folder)
+    from ..web.calibrate import Calibrator
+
     launcher = Launcher(page, folder)
-    page.start(launcher=launcher)
+    calibrator = Calibrator(Path.cwd())  # calibration-GAME.json where `arbiter calibrate` writes it
+    page.start(launcher=launcher, calibrator=calibrator)
     lend(page)
     try:
         while page.server.thread.is_alive():
@@ -229,4 +232,5 @@ def serve(host: str, port: int, journal_folder: str | None) -> None:
             launcher.thread.join(timeout=10)
     finally:
         lend(None)
+        calibrator.close()
         page.stop()

@@ -68,7 +68,7 @@ class WebPage:
         self.server = None
         self.launcher = None
 
-    def start(self, links=None, session=None, title: str = "", launcher=None) -> None:
+    def start(self, links=None, session=None, title: str = "", launcher=None, calibrator=None) -> None:
         """Serve (with ``session``'s page when given) and print where to find it. A page already
         serving (``arbiter serve``'s, lent to a game) takes the session on instead."""
         from ..web.remote import attach
@@ -80,7 +80,7 @@ class WebPage:
             self.server.app.state.stage.remote = self.remote
             self.say()
             return
-        app = make_app(self.hub, remote=self.remote, history=self.history, launcher=launcher)
+        app = make_app(self.hub, remote=self.remote, history=self.history, launcher=launcher, calibrator=calibrator)
         self.launcher = launcher
         try:
             self.server = WebServer(app, self.host, self.port).start()

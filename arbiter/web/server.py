@@ -22,6 +22,9 @@ Routes (everything the page needs; nothing else answers):
 ``GET /api/setup``                     (owner) the game running, its player links, games to resume
 ``POST /api/setup/start|resume|stop``  (owner) ``{"game", "options", "reader", "clock"}``,
                                        ``{"name"}``, ``{}``
+``GET /api/calibrate``                 (owner) the calibration's step and what it said
+``POST /api/calibrate/begin|take``     (owner) ``{"game", "source"}``; ``{}``: the next picture
+``GET /api/calibrate/picture.jpg``     (owner) the camera now; ``layout.png``, ``overlay.png``
 =====================================  ==========================================================
 
 Security, for a page on a club's shared network: GET never changes anything (so a link or an
@@ -77,7 +80,7 @@ def parse_address(text: str | None, default_port: int = 8000) -> tuple[str, int]
     return host, int(port)
 
 
-def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=None):
+def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=None, calibrator=None):
     """The Starlette application for one hub, its game's remote (None: no game yet; a game
     started later is put on ``app.state.stage.remote``), its history, and with ``arbiter serve``
     the launcher that starts games from the owner's page (``Launcher`` in ``arbiter.cli.web``)."""
@@ -276,6 +279,40 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=
             return refuse(404, "not found")
         return refuse(400, why) if why else respond({"ok": True})
 
+    # ---------------------------------------------------------------- calibration (arbiter serve)
+    async def calibration(request: Request) -> Response:
+        if not is_owner(request) or calibrator is None:
+            return refuse(401, "calibration needs the owner's link")
+        return respond(calibrator.status())
+
+    async def calibration_action(request: Request) -> Response:
+        data = await body_of(request)
+        if isinstance(data, Response):
+            return data
+        if not is_owner(request) or calibrator is None:
+            return refuse(401, "calibration needs the owner's link")
+        what = request.path_params["what"]
+        if what == "begin":
+            why = await asyncio.to_thread(calibrator.begin, data.get("game"), data.get("source"))
+        elif what == "take":
+            why = await asyncio.to_thread(calibrator.take)
+        else:
+            return refuse(404, "not found")
+        return refuse(400, why) if why else respond(calibrator.status())
+
+    async def calibration_picture(request: Request) -> Response:
+        if not is_owner(request) or calibrator is None:
+            return refuse(401, "calibration needs the owner's link")
+        what = request.path_params["what"]
+        make, media = {"picture.jpg": (calibrator.jpeg, "image/jpeg"), "layout.png": (calibrator.layout_png, "image/png"),
+                       "overlay.png": (calibrator.overlay_png, "image/png")}.get(what, (None, ""))
+        if make is None:
+            return refuse(404, "not found")
+        body = await asyncio.to_thread(make)
+        if body is None:
+            return refuse(404, "no picture yet")
+        return Response(body, media_type=media, headers=HEADERS)
+
     hub_closed = threading.Event()
 
     @contextlib.asynccontextmanager
@@ -292,6 +329,8 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=
         Route("/api/games/{name}/board/{n:int}", game_board), Route("/api/games/{name}/record", record),
         Route("/setup/{token}", owner_page), Route("/api/catalogue", catalogue), Route("/api/setup", setup_state),
         Route("/api/setup/{what}", setup_action, methods=["POST"]),
+        Route("/api/calibrate", calibration), Route("/api/calibrate/{what}", calibration_action, methods=["POST"]),
+        Route("/api/calibrate/{what}", calibration_picture, methods=["GET"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.closed = hub_closed

@@ -212,12 +212,14 @@ let catalogue = [];
 async function loadCatalogue() {
   catalogue = (await getJSON("/api/catalogue")).games;
   const choice = $("gamechoice");
-  choice.replaceChildren(...catalogue.map((g) => {
+  const options = () => catalogue.map((g) => {
     const o = document.createElement("option");
     o.value = g.name;
     o.textContent = g.name;
     return o;
-  }));
+  });
+  choice.replaceChildren(...options());
+  $("calgame").replaceChildren(...options());
   showOptions();
 }
 
@@ -275,6 +277,52 @@ async function setupSend(path, body) {
   setTimeout(setupStatus, 300);
 }
 
+// ------------------------------------------------------------------ calibration (the owner's page)
+let calStep = null;
+
+async function ownerPicture(path, img) {
+  const r = await fetch(path, { headers: { "X-Arbiter-Token": OWNER }, cache: "no-store" });
+  if (!r.ok) return false;
+  const url = URL.createObjectURL(await r.blob());
+  if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+  img.src = url;
+  return true;
+}
+
+function showCalibration(c) {
+  $("calsteps").hidden = !c.active;
+  if (!c.active) return;
+  if (!calStep) ownerPicture("/api/calibrate/picture.jpg", $("calcamera"));
+  $("calsaid").textContent = c.said.join("\n");
+  $("caltake").hidden = c.step === "done";
+  $("caltake").textContent = c.step === "empty" ? "Take the empty board" : "Take the pieces";
+  $("callayoutbox").hidden = c.step !== "pieces";
+  if (c.step === "pieces" && calStep !== "pieces") ownerPicture("/api/calibrate/layout.png", $("callayout"));
+  $("caloverlaybox").hidden = !c.overlay;
+  if (c.overlay) ownerPicture("/api/calibrate/overlay.png", $("caloverlay"));
+  calStep = c.step;
+}
+
+async function calibrationStatus() {
+  const r = await fetch("/api/calibrate", { headers: { "X-Arbiter-Token": OWNER }, cache: "no-store" });
+  if (r.ok) showCalibration(await r.json());
+}
+
+async function calibrationSend(path, body) {
+  const err = $("calerror");
+  $("caltake").disabled = true;
+  try {
+    const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Arbiter-Token": OWNER },
+                                  body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    err.hidden = r.ok;
+    err.textContent = r.ok ? "" : (data.error || `refused (${r.status})`);
+    if (r.ok) showCalibration(data);
+  } finally {
+    $("caltake").disabled = false;
+  }
+}
+
 function chosenOptions() {
   const out = {};
   for (const input of document.querySelectorAll("#gameoptions input")) {
@@ -313,6 +361,15 @@ document.addEventListener("DOMContentLoaded", () => {
     setInterval(setupStatus, 2000);
     $("gamechoice").addEventListener("change", showOptions);
     $("stop").addEventListener("click", () => setupSend("/api/setup/stop", {}));
+    $("calibrate").addEventListener("submit", (e) => {
+      e.preventDefault();
+      calibrationSend("/api/calibrate/begin", { game: $("calgame").value, source: $("calsource").value.trim() });
+    });
+    $("caltake").addEventListener("click", () => calibrationSend("/api/calibrate/take", {}));
+    calibrationStatus();
+    setInterval(() => {
+      if (!$("setup").hidden && calStep && calStep !== "done") ownerPicture("/api/calibrate/picture.jpg", $("calcamera"));
+    }, 1500);
     $("newgame").addEventListener("submit", (e) => {
       e.preventDefault();
       const clock = $("clockchoice").value.trim();
