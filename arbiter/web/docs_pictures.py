@@ -54,13 +54,16 @@ def _setup_picture(browser, out: Path) -> None:
     from ..cli import web as serve
     from ..cli import webpage
 
+    from .calibrate import Calibrator
+
     folder = Path(tempfile.mkdtemp(prefix="arbiter-pictures-"))
     page = webpage.WebPage("127.0.0.1:0", journals=folder)
     launcher = serve.Launcher(page, folder)
-    page.start(launcher=launcher)
+    calibrator = Calibrator(folder)
+    page.start(launcher=launcher, calibrator=calibrator)
     webpage.lend(page)
     try:
-        shot = browser.new_page(viewport={"width": 390, "height": 844})
+        shot = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
         shot.goto(page.server.url(f"/setup/{launcher.token}"))
         shot.click("#setuptab")
         shot.wait_for_selector("#gamechoice option[value=morabaraba]", state="attached")
@@ -73,8 +76,23 @@ def _setup_picture(browser, out: Path) -> None:
         shot.wait_for_selector("#links figure")
         shot.screenshot(path=str(out / "setup-running-phone.png"))
         print(out / "setup-running-phone.png")
+        shot.click("#stop")
+        shot.wait_for_selector("#newgame:not([hidden])")
+        # Calibration on the simulated camera, to its overlay.
+        shot.select_option("#calgame", "nine-mens-morris")
+        shot.fill("#calsource", "sim")
+        shot.click("#calbegin")
+        shot.wait_for_selector("#calsteps:not([hidden])")
+        shot.click("#caltake")
+        shot.wait_for_selector("#callayoutbox:not([hidden])")
+        shot.click("#caltake")
+        shot.wait_for_selector("#caloverlaybox:not([hidden])", timeout=60000)
+        shot.wait_for_function("document.getElementById('caloverlay').naturalWidth > 0")
+        shot.locator("#calsteps").screenshot(path=str(out / "calibrate-phone.png"))
+        print(out / "calibrate-phone.png")
         shot.close()
     finally:
+        calibrator.close()
         if launcher.running:
             launcher.stop()
             launcher.thread.join(10)
