@@ -487,9 +487,13 @@ def test_the_camera_is_calibrated_step_by_step_from_the_owners_page(serving, tmp
     assert httpx.post(url("/api/calibrate/begin"), content=begin,
                       headers={"content-type": "application/json"}).status_code == 401
     assert httpx.get(url("/api/calibrate/picture.jpg")).status_code == 401
+    for source in (str(tmp_path / "game.jsonl"), "/etc/passwd", "file:///etc/passwd", "", "99"):
+        refused = httpx.post(url("/api/calibrate/begin"), headers=owner,
+                             content=json.dumps({"game": "nine-mens-morris", "source": source}))
+        assert refused.status_code == 400 and "simulated camera" in refused.json()["error"], source
     nocam = httpx.post(url("/api/calibrate/begin"), headers=owner, timeout=30,
-                       content=json.dumps({"game": "nine-mens-morris", "source": str(tmp_path / "no-such.mp4")}))
-    assert nocam.status_code == 400 and "simulated camera" in nocam.json()["error"]
+                       content=json.dumps({"game": "nine-mens-morris", "source": "rtsp://127.0.0.1:9/none"}))
+    assert nocam.status_code == 400
     status = httpx.post(url("/api/calibrate/begin"), headers=owner, content=begin, timeout=30).json()
     assert status["step"] == "empty" and "Clear every piece" in status["said"][-1]
     picture = httpx.get(url("/api/calibrate/picture.jpg"), headers=owner, timeout=30)

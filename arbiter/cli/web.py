@@ -185,9 +185,9 @@ def _option_args(g, options: dict[str, Any]) -> list[str]:
         flag = "--" + o.name.replace("_", "-")
         value = options[o.name]
         if o.kind is bool:
-            out.append(flag if value in (True, "true", "on", 1) else "--no-" + o.name.replace("_", "-"))
-        else:
-            out += [flag, str(value)]
+            out.append(flag if o.coerce(value) else "--no-" + o.name.replace("_", "-"))
+        else:  # one word, so a value can never be read as an option of play's own
+            out.append(f"{flag}={value}")
     return out
 
 

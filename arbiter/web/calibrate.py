@@ -160,6 +160,17 @@ class CalibrationSteps:
             self.cam = None
 
 
+def _camera_source(source: Any) -> bool:
+    """A camera the page may open: an index, a network stream, or the simulated camera; never a
+    file path (no request reaches the file system outside the journals folder)."""
+    if not isinstance(source, str) or not 0 < len(source) <= 200:
+        return False
+    if source == "sim" or (source.isdigit() and int(source) < 64):
+        return True
+    scheme, sep, rest = source.partition("://")
+    return bool(sep) and scheme.lower() in ("http", "https", "rtsp") and bool(rest) and " " not in source
+
+
 class Calibrator:
     """The owner's calibration, if one is going on; every call is one at a time."""
 
@@ -173,8 +184,9 @@ class Calibrator:
 
         if not isinstance(game, str) or game not in engine.names():
             return "choose one of the games"
-        if not isinstance(source, str) or not source or len(source) > 200:
-            return "say which camera: its number, its address, or sim"
+        if not _camera_source(source):
+            return ("say which camera: its number (0, 1 ...), a stream's address (http://, https:// or "
+                    "rtsp://), or sim for the simulated camera")
         with self.lock:
             if self.steps is not None:
                 self.steps.close()
