@@ -5,7 +5,8 @@
 Needs the web extra, Playwright (the dev extra) and Chromium (Debian: apt-get install chromium;
 another one with ARBITER_CHROMIUM=/path). Each picture is a simulated game played to a moment
 worth showing, served as ``arbiter play --web`` serves it, and photographed as a phone or a
-laptop shows it: the same seeds give the same pictures.
+laptop shows it: the games' pictures come out the same from the same seeds (the owner's page
+shows a fresh game's links and start time on each run).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def _moments():
 
 
 def _setup_picture(browser, out: Path) -> None:
-    """The owner's page of ``arbiter serve`` on a phone, a simulated game just started from it."""
+    """The owner's page of ``arbiter serve`` on a phone: a game chosen, then started from it (its
+    players' links), then a calibration on the simulated camera to its overlay."""
     import tempfile
 
     from ..cli import web as serve
