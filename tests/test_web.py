@@ -514,3 +514,34 @@ def test_the_camera_is_calibrated_step_by_step_from_the_owners_page(serving, tmp
     from vision.calibration import load_calibration
 
     load_calibration(tmp_path / "calibration-nine-mens-morris.json", game="nine-mens-morris")
+
+
+def test_a_failed_calibration_says_why_and_starts_again(tmp_path, monkeypatch):
+    """Pictures too bright: the command's words, the advice for a camera arbiter cannot set (the
+    simulated one), and step 1 again; any other failure in calibrate's words too."""
+    import vision.calibration as calibration
+    from arbiter.web.calibrate import Calibrator
+    from vision.calibration import CalibrationError, ExposureError
+
+    c = Calibrator(tmp_path)
+    assert c.begin("tapatan", "sim") is None
+    assert c.take() is None
+
+    def too_bright(*args, **kwargs):
+        raise ExposureError("the paper is over-exposed.", change="lower")
+
+    monkeypatch.setattr(calibration, "calibrate", too_bright)
+    assert c.take() is None
+    said = c.status()["said"]
+    assert said[-3] == "calibration failed: the paper is over-exposed."
+    assert "exposure by hand" in said[-2] and said[-1].startswith("1. Clear every piece again")
+    assert c.status()["step"] == "empty" and not (tmp_path / "calibration-tapatan.json").exists()
+
+    def alike(*args, **kwargs):
+        raise CalibrationError("white man and black man look alike")
+
+    monkeypatch.setattr(calibration, "calibrate", alike)
+    c.take()
+    c.take()
+    assert "calibration failed: white man and black man look alike" in c.status()["said"]
+    c.close()
