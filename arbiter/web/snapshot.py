@@ -114,7 +114,13 @@ def public_view(session, t: float | None = None, *, title: str = "") -> dict[str
     heights = {}
     if rules.stack_limit > 1:
         heights = {spot: len(pile) for spot, pile in session.stacks()}
-    said = [a for a in session.log if a.kind not in QUIET and a.message][-MESSAGES:]
+    said = []  # the latest things said, from the end of a log that only grows
+    for a in reversed(session.log):
+        if a.kind not in QUIET and a.message:
+            said.append(a)
+            if len(said) == MESSAGES:
+                break
+    said.reverse()
     mover = session.mover()
     last = said[-1] if said else None
     return {

@@ -123,6 +123,16 @@ def _piece(kind_index: int, x: float, y: float, r: float, fill: str, spot: str, 
             f'fill="{fill}">{title}</rect>')
 
 
+@lru_cache(maxsize=16384)
+def _piece_at(rules, spot: str, owner: int, kind: str) -> str:
+    """One piece's markup, kept: a live board draws the same pieces on the same spots again and
+    again (this is most of what a view costs on a crowded cloth)."""
+    _head, _empty, where, r, _tail = _board_parts(rules)
+    kinds = {k: i for i, k in enumerate(rules.piece_kinds)}
+    x, y = where[spot]
+    return _piece(kinds.get(kind, 0), x, y, r, colour_css(rules, owner), spot, rules.piece_name(owner, kind))
+
+
 def board_svg(rules, position: Mapping[str, Any], marks: Mapping[str, str] | None = None,
               heights: Mapping[str, int] | None = None) -> str:
     """``position`` (spot -> ``Piece``) on ``rules``' board as one SVG element.
@@ -131,15 +141,13 @@ def board_svg(rules, position: Mapping[str, Any], marks: Mapping[str, str] | Non
     step, an illegal change, a candidate, a piece to take ...). ``heights``: spot -> pieces
     standing there, written beside a stack taller than one."""
     head, empty, where, r, tail = _board_parts(rules)
-    kinds = {k: i for i, k in enumerate(rules.piece_kinds)}
     out = [head, empty]
     for spot, piece in position.items():
         if spot not in where:
             continue
-        x, y = where[spot]
         kind = getattr(piece, "kind", None) or rules.kind_at(spot)
-        words = rules.piece_name(piece.owner, kind)
-        out.append(_piece(kinds.get(kind, 0), x, y, r, colour_css(rules, piece.owner), spot, words))
+        out.append(_piece_at(rules, spot, piece.owner, kind))
+        x, y = where[spot]
         n = (heights or {}).get(spot, 1)
         if n > 1:
             out.append(f'<text class="height" x="{x}" y="{y + r * 0.35:.1f}">{n}</text>')
