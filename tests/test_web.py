@@ -545,3 +545,31 @@ def test_a_failed_calibration_says_why_and_starts_again(tmp_path, monkeypatch):
     c.take()
     assert "calibration failed: white man and black man look alike" in c.status()["said"]
     c.close()
+
+
+def test_a_private_stream_ends_with_its_game():
+    """arbiter serve runs one game after another on one page: a player's private stream of the
+    first game ends when the next begins, instead of showing the new game's player 1."""
+    import httpx
+
+    table, hub, remote, _app = _game()
+    app = make_app(hub, remote=remote)
+    server = WebServer(app, "127.0.0.1", 0).start()
+    got: list[bytes] = []
+    try:
+        def read():
+            with httpx.stream("GET", server.url("/api/private/events"), timeout=10,
+                              headers={"x-arbiter-token": remote.links.tokens[1]}) as r:
+                for line in r.iter_lines():
+                    if line.startswith("data: "):
+                        got.append(line.encode())
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        assert _until(lambda: len(got) >= 1, 5)
+        nxt = Table("tapatan", "occupancy")
+        app.state.stage.remote = attach(nxt.session, hub)  # the next game, with links of its own
+        reader.join(5)
+        assert not reader.is_alive() and len(got) == 1
+    finally:
+        server.stop()

@@ -160,7 +160,10 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=
             try:
                 last = None
                 while not hub_closed.is_set():
-                    version, body = read()
+                    got = read()
+                    if got is None:  # no longer allowed (a player link of a game that has ended)
+                        break
+                    version, body = got
                     if version != last:
                         last = version
                         yield b"id: %d\ndata: %s\n\n" % (version, body)
@@ -188,7 +191,17 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=
         p = player_of(request)
         if p is None:
             return refuse(401, "no player link")
-        return stream(lambda: hub.private(p))
+        token = request.headers.get("x-arbiter-token")
+        held = stage.remote
+
+        def mine():
+            # Checked at every view: once the game whose link this is has gone (arbiter serve
+            # starts another), the stream ends rather than show the new game's player p.
+            if stage.remote is not held or held.links.player(token) != p:
+                return None
+            return hub.private(p)
+
+        return stream(mine)
 
     async def control(request: Request) -> Response:
         data = await body_of(request)
