@@ -567,8 +567,9 @@ def test_a_private_stream_ends_with_its_game():
         reader = threading.Thread(target=read)
         reader.start()
         assert _until(lambda: len(got) >= 1, 5)
-        nxt = Table("tapatan", "occupancy")
-        app.state.stage.remote = attach(nxt.session, hub)  # the next game, with links of its own
+        nxt = Table("tapatan", "occupancy")  # the next game, with links of its own, as WebPage lends it
+        app.state.stage.remote = attach(nxt.session, hub, publish=False)
+        app.state.stage.remote.publish()
         reader.join(5)
         assert not reader.is_alive() and len(got) == 1
     finally:

@@ -75,11 +75,15 @@ class WebPage:
         from ..web.server import WebServer, make_app
 
         if session is not None:
-            self.remote = attach(session, self.hub, links=links, title=title)
-        if self.server is not None:
+            self.remote = attach(session, self.hub, links=links, title=title, publish=False)
+        if self.server is not None:  # lent to a game: its links first, then its first view
             self.server.app.state.stage.remote = self.remote
+            if self.remote is not None:
+                self.remote.publish()
             self.say()
             return
+        if self.remote is not None:
+            self.remote.publish()
         app = make_app(self.hub, remote=self.remote, history=self.history, launcher=launcher, calibrator=calibrator)
         self.launcher = launcher
         try:

@@ -169,10 +169,13 @@ class Remote:
         self.hub.publish(public_view(s, t, title=self.title), private)
 
 
-def attach(session, hub: Hub, *, links: PlayerLinks | None = None, title: str = "") -> Remote:
-    """Put the web page on ``session``: its screen and buttons wrapped, the first view published."""
+def attach(session, hub: Hub, *, links: PlayerLinks | None = None, title: str = "", publish: bool = True) -> Remote:
+    """Put the web page on ``session``: its screen and buttons wrapped, the first view published
+    (``publish=False``: not yet; a page that serves games one after another first makes the new
+    game the one its requests go to, so no view of it reaches a link of the game before)."""
     remote = Remote(session, hub, links=links, title=title)
     session.screen = WebScreen(session.screen, remote)
     session.buttons = WebButtons(session.buttons, remote)
-    remote.publish()
+    if publish:
+        remote.publish()
     return remote
