@@ -198,9 +198,6 @@ class Session:
         self._menu: tuple[int, list, int] | None = None  # (history length, items, index on offer)
         self._menu_on: tuple[str, Any] | None = None
         self._hints = None
-        # Secrets the players gave through their private channel (player -> answer): held here
-        # and in the states, never in the log, the journal or an announcement (docs/web.md).
-        self._secrets: dict[int, str] = {}
         self._step_t: float | None = None  # when the step to come began, where the rules clock it
         self.frames = 0
 
@@ -520,6 +517,13 @@ class Session:
         self.offer = i
         self._button(Role.CONFIRM, t)
 
+    @property
+    def to_say(self):
+        """The step the menu button has on offer to be said with confirm (Stack's impasse, a
+        Tableaux count ...), or None: what a confirm press would say now."""
+        on = self._menu_on
+        return on[1] if on is not None and on[0] == "say" else None
+
     # ------------------------------------------------------------------ the private channel
     def secret_wanted(self, player: int) -> str | None:
         """What the game asks ``player`` to answer privately now (``State.secret_wanted``)."""
@@ -557,7 +561,6 @@ class Session:
             except JournalError as exc:
                 self._error("journal", exc, self.now())
                 return "it could not be recorded (see the Pi's screen); try again"
-        self._secrets[player] = text
         self._start_state = start
         self.referee = referee
         self.stabiliser.reset()

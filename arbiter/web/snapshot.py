@@ -101,7 +101,7 @@ def _controls(session) -> dict[str, Any]:
     elif waiting == R.AMBIGUOUS and v is not None and v.candidates:
         out["choose"] = [session.candidate_words(i) for i in range(len(v.candidates))]
         out["menu"] = "next reading"
-    elif session._menu_on is not None and session._menu_on[0] == "say":
+    elif session.to_say is not None:
         out["confirm"] = "Yes, say it"
     return out
 
