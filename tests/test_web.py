@@ -574,3 +574,20 @@ def test_a_private_stream_ends_with_its_game():
         assert not reader.is_alive() and len(got) == 1
     finally:
         server.stop()
+
+
+def test_a_port_in_use_is_refused_before_the_game_begins(tmp_path):
+    """`play --web` on a port another program holds stops at once, leaving no journal behind."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "arbiter.cli", "play", "tapatan", "--reader", "sim", "--journal",
+                            str(tmp_path), "--web", f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=60,
+                           cwd=ROOT)
+    assert r.returncode == 2 and "cannot listen" in r.stderr
+    assert list(tmp_path.iterdir()) == []

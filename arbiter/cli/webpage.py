@@ -62,6 +62,16 @@ class WebPage:
             self.host, self.port = parse_address(address)
         except ValueError as exc:
             fail(str(exc))
+        if self.port:  # in use? said now, before the game's journal is made, not after
+            family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+            try:
+                with socket.socket(family, socket.SOCK_STREAM) as probe:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    probe.bind((self.host, self.port))
+            except OSError as exc:
+                fail(f"the web page cannot listen on {self.host}:{self.port} ({exc.strerror or exc}): "
+                     f"another program has it, or the address is not this machine's; try --web {self.host}:"
+                     f"{self.port + 1}")
         self.hub = Hub()
         self.history = History(journals) if journals is not None else None
         self.remote = None
