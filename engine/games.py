@@ -22,6 +22,7 @@ from .rules.match import MatchRules
 from .rules.mills import MillRules, MillSettings
 from .rules.stack import SINGLE, TEAMS as STACK_TEAMS, TWO_COLOURS, StackRules, StackSettings
 from .rules.tableaux import TableauxRules, TableauxSettings
+from .rules.twin_grids import TwinRules, TwinSettings
 
 
 def _positive(v: int) -> str | None:
@@ -447,8 +448,22 @@ THINKING_IN_CIRCLES = GameSpec(
 
 SPECS += (THINKING_IN_CIRCLES,)
 
+
+def _twin_options(settings: TwinSettings, o: dict[str, Any]) -> TwinSettings:
+    return replace(settings, gems=o.get("gems", settings.gems))
+
+
+TWIN_GRIDS = GameSpec(
+    "twin-grids", "The two-grid gem game: slide gems along your own grid; flank on a diagonal to capture; "
+                  "trap or take all but one", "twin-grids", TwinSettings(),
+    (Option("gems", int, 11, "11 (two 6x6 grids) or 15 (two 8x8 grids) gems each (GG-1)",
+            lambda v: None if v in (11, 15) else "must be 11 or 15 (the rulebook's two boards)"),
+     MOVE_CAP), _twin_options)
+
+SPECS += (TWIN_GRIDS,)
+
 FAMILIES = {"mills": MillRules, "brain-hanky": HankyRules, "stack": StackRules, "tableaux": TableauxRules,
-            "brainmaster": BrainmasterRules, "circles": CirclesRules}
+            "brainmaster": BrainmasterRules, "circles": CirclesRules, "twin-grids": TwinRules}
 # What each family is, in a line (``arbiter games`` lists the games under these headings).
 FAMILY_TITLES = {
     "mills": "The mill family: place, move, jump; lines remove or win (Morris, Morabaraba, Shax, the 3x3 "
@@ -458,6 +473,7 @@ FAMILY_TITLES = {
     "brain-hanky": "Brain Hanky: rings and gems on two webs",
     "brainmaster": "Brainmaster: a code of coloured pegs, cracked row by row",
     "circles": "Thinking In Circles: five tokens on five tracks, steered by secret beads",
+    "twin-grids": "The two-grid gem game: gems slide on two offset grids; diagonal flanks capture",
 }
 
 _BY_NAME = {spec.name: spec for spec in SPECS}

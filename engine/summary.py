@@ -23,6 +23,8 @@ def rules_summary(game: Game) -> list[tuple[str, list[str]]]:
         return _brainmaster_summary(game)
     if game.spec.family == "circles":
         return _circles_summary(game)
+    if game.spec.family == "twin-grids":
+        return _twin_summary(game)
     return _mill_summary(game)
 
 
@@ -360,6 +362,32 @@ def _circles_summary(game: Game) -> list[tuple[str, list[str]]]:
     out.append(("Notation", ["A goal (a secret): goal=CST (C circle, T triangle, S square, P pentagon).  Naming a "
                              "circle: C3.  Beads (a secret): beads=2w (two white), beads=3b (three black).  A "
                              "Blocker: block.  The token move: c3.5-c3.9 (circle 3, space 5 to space 9)."]))
+
+def _twin_summary(game: Game) -> list[tuple[str, list[str]]]:
+    s = game.settings
+    n = game.rules.n
+    last = "abcdefgh"[n - 1]
+    out = [("Board and set-up", [
+        f"Two square grids of {n} x {n} points, red and blue, the blue one offset half a step up and to the right "
+        f"(boards.md section 3): red points r:a1 to r:{last}{n}, blue points b:a1 to b:{last}{n} (GG-1).",
+        f"{s.gems} gems each. Red starts on its left column and bottom row, blue on its right column and top "
+        "row: the two edges of each grid that the other grid does not surround. Red moves first (the "
+        "rulebook lets the players choose who starts: whoever starts plays red)."])]
+    out.append(("Moving (GG-1)", [
+        "A turn slides one of your gems straight along a row or column of your own grid, as far as you like.",
+        "It stops before another of your own gems and at the edge of the grid.",
+        "It may not cross the opponent's grid line between two points that both hold opponent gems "
+        "(a blockade); it may cross a line with one opponent gem at an end."]))
+    out.append(("Capturing (GG-2)", [
+        "When your gem lands, every opponent gem diagonally next to it with another of your gems just beyond it "
+        "on that diagonal is captured, several at once if so; the players lift them after the move.",
+        "Only the mover captures: a gem that moves in between two opponent gems is safe."]))
+    ends = ["A gem with no legal move is trapped. After each move the opponent, then the mover, loses if they "
+            "cannot move or have at most one untrapped gem left (GG-3)."]
+    if s.move_cap:
+        ends.append(f"{s.move_cap} moves without a capture draw the game (ruling G-3; option move_cap).")
+    out.append(("End of the game", ends))
+    out.append(("Notation", ["A move is from-to on one grid: r:a2-r:d2, b:f5-b:f2."]))
     return out + _options_section(game)
 
 

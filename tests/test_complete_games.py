@@ -150,6 +150,22 @@ TABLEAUX_ADVANCED = [
     "next-round", "chips=48", "draw=9", "9", "9", "9", "9", "9", "3",  # player 1 takes the last: player 2 scores 27
     "next-round", "chips=25", "draw=3", "timeout",  # player 1 runs out of time: player 2 scores 25 more
 ]
+# The two-grid gem game (GG-1 to GG-3): games found by seeded random play that favours captures,
+# each ending when blue is left with one untrapped gem.
+TWIN_GRIDS_11 = [
+    "r:a4-r:e4", "b:f3-b:d3", "r:a3-r:d3", "b:b6-b:b3", "r:a5-r:a4", "b:b3-b:a3", "r:b1-r:b3", "b:f2-b:e2",
+    "r:a4-r:d4", "b:f1-b:c1", "r:d3-r:d2", "b:c6-b:c4", "r:c1-r:c5", "b:a6-b:a1", "r:b3-r:b2", "b:f5-b:b5",
+    "r:a6-r:b6", "b:e2-b:e1", "r:d2-r:e2", "b:e6-b:e1", "r:e2-r:f2", "b:d6-b:d4", "r:d4-r:d5", "b:f4-b:c4",
+    "r:e4-r:c4",
+]
+TWIN_GRIDS_15 = [
+    "r:d1-r:d6", "b:h6-b:a6", "r:d6-r:b6", "b:h2-b:d2", "r:f1-r:f7", "b:h1-b:d1", "r:a2-r:d2", "b:c8-b:c1",
+    "r:e1-r:d1", "b:h7-b:c7", "r:d1-r:d2", "b:f8-b:f5", "r:a3-r:e3", "b:c7-b:c1", "r:a5-r:d5", "b:d8-b:d2",
+    "r:d5-r:d2", "b:f5-b:b5", "r:c1-r:c5", "b:a8-b:a6", "r:a7-r:b7", "b:h5-b:e5", "r:d2-r:b2", "b:e8-b:e7",
+    "r:a8-r:e8", "b:g8-b:g1", "r:b2-r:h2", "b:h4-b:f4", "r:a4-r:d4", "b:b8-b:b5", "r:a1-r:a2", "b:f4-b:f1",
+    "r:h2-r:f2", "b:b5-b:c5", "r:d4-r:d6", "b:e5-b:e2", "r:c5-r:c4", "b:h3-b:d3", "r:e8-r:e3", "b:h8-b:e8",
+    "r:d6-r:d4",
+]
 
 # (game, options, steps, winner or None for a draw, words one of which the reason must contain)
 COMPLETE = [
@@ -204,6 +220,8 @@ COMPLETE = [
     ("tresillo-rapido", {}, TRESILLO_RAPIDO, 1, ("no chip left",)),
     ("stack", {"target": 20}, STACK_ROUND, 2, ("reached 20",)),
     ("tableaux", {}, TABLEAUX, 2, ("last chip",)),
+    ("twin-grids", {}, TWIN_GRIDS_11, 1, ("one untrapped gem",)),
+    ("twin-grids", {"gems": 15}, TWIN_GRIDS_15, 1, ("one untrapped gem",)),
     ("tableaux", {"advanced": True}, TABLEAUX_ADVANCED, 2, ("reached 52",)),
     # no placement in Shisima, so every step counts towards the cap (ruling G-3)
     ("shisima", {"move_cap": 6}, ["a1-a4", "g7-g4", "a4-a1", "g4-g7", "a1-a4", "g7-g4"], None,

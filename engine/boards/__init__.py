@@ -1,7 +1,8 @@
 """Board geometry for every game family, as validated data (see ``graph.BoardGraph``).
 
 HTJB boards are fixed graphs; Brain Hanky boards are generated from their size and wrap flags
-(``brain_hanky.brain_hanky_board``) and registered here under their default names.
+(``brain_hanky.brain_hanky_board``) and registered here under their default names; the two-grid
+gem game's two boards likewise from their size (``twin_grids.twin_grids_board``).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from .brainmaster import BrainmasterBoard, brainmaster_board
 from .circles import CirclesBoard, circles_board
 from .graph import BoardError, BoardGraph
 from .htjb import HOME_RANKS, build_all as _build_htjb
+from .twin_grids import SIZES as _TWIN_SIZES, TwinGeometry, twin_grids_board
 
 __all__ = ["BoardError", "BoardGraph", "BrainHankyBoard", "BrainmasterBoard", "CirclesBoard", "HOME_RANKS", "board",
-           "board_names", "brain_hanky_board", "brain_hanky_for", "brainmaster_board", "circles_board"]
+           "board_names", "brain_hanky_board", "brain_hanky_for", "brainmaster_board", "circles_board",
+           "TwinGeometry", "twin_grids_board"]
 
 # Default Brain Hanky boards by name: plain, periodic, orange-only periodic, 4x expanded.
 _BRAIN_HANKY = {
@@ -36,6 +39,9 @@ def _registry() -> dict[str, BoardGraph]:
         boards[graph.name] = graph
     circles = circles_board().graph  # Thinking In Circles' five tracks
     boards[circles.name] = circles
+    for n in _TWIN_SIZES.values():  # the two-grid gem game: twin-grids-6 and twin-grids-8
+        geometry = twin_grids_board(n)
+        boards[geometry.graph.name] = geometry.graph
     return boards
 
 
