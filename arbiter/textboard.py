@@ -7,8 +7,9 @@ player, so the picture still reads when colour is off (piped output, CI logs).
 A game's board on the play screen is drawn by the text drawer of its board's style
 (``TEXT_BOARDS``, keyed by ``BoardGraph.style``): HTJB boards as above; Brain Hanky's cloth,
 whose hundreds of points would not fit a line drawing, as its spots coloured by the pieces on
-them (``hardware.terminal.BoardText``, the same grid the LED board is drawn on). A style with no
-drawer of its own is drawn as lines and points.
+them (``hardware.terminal.BoardText``, the same grid the LED board is drawn on); the two-grid
+gem game's two grids each in its side's colour, red gems ◆ and blue ◇. A style with no drawer of its own is drawn as
+lines and points.
 """
 
 from __future__ import annotations
@@ -118,8 +119,84 @@ def _cloth_text(game, position, highlight, layout, spots) -> Text:
     return grid.text(frame)
 
 
+def twin_grids_text(board: BoardGraph, position: Mapping[str, object] | None = None,
+                    highlight: tuple[str, ...] = ()) -> Text:
+    """The two-grid gem game's board: the red grid and the blue grid each in its colour, the blue
+    one half a step up and right, gems as diamonds.
+
+    A step along a grid is 4 columns and 2 rows, so every line between two points of one grid
+    crosses a line of the other at its middle character (drawn ``┼``). Points are named
+    ``r:<file><rank>`` / ``b:<file><rank>`` (boards.md section 3): each row is labelled with its
+    grid and rank at the left (``r3``, ``b3``) and files are written below, in the grids' colours.
+    Red gems are ◆ and blue ◇, so the picture reads without colour too.
+    """
+    position = position or {}
+    grids: dict[str, dict[tuple[int, int], str]] = {"r": {}, "b": {}}
+    for name in board.points:
+        grid, _, rest = name.partition(":")
+        grids[grid][(ord(rest[0]) - ord("a"), int(rest[1:]) - 1)] = name
+    n = max(i for i, _ in grids["r"]) + 1
+    height, width = 2 * n, 4 * (n - 1) + 3
+    grid_chars = [[" "] * width for _ in range(height)]
+    styles: dict[tuple[int, int], str] = {}
+    tone = {"r": "red", "b": "blue"}
+
+    def cell(grid: str, i: int, j: int) -> tuple[int, int]:
+        return (2 * (n - 1 - j) + 1, 4 * i) if grid == "r" else (2 * (n - 1 - j), 4 * i + 2)
+
+    def put(r: int, c: int, ch: str, style: str) -> None:
+        if grid_chars[r][c] == " ":
+            grid_chars[r][c], styles[(r, c)] = ch, style
+        elif grid_chars[r][c] in "─│" and ch in "─│" and grid_chars[r][c] != ch:
+            grid_chars[r][c], styles[(r, c)] = "┼", "dim"
+
+    for grid, pts in grids.items():
+        for (i, j) in pts:
+            r, c = cell(grid, i, j)
+            if (i + 1, j) in pts:
+                for k in (1, 2, 3):
+                    put(r, c + k, "─", "dim " + tone[grid])
+            if (i, j + 1) in pts:
+                put(r - 1, c, "│", "dim " + tone[grid])
+    for grid, pts in grids.items():
+        for (i, j), name in pts.items():
+            r, c = cell(grid, i, j)
+            piece = position.get(name)
+            if piece is None:
+                grid_chars[r][c], styles[(r, c)] = "·", tone[grid] + (" bold reverse" if name in highlight else "")
+            else:
+                owner = _owner(piece)
+                grid_chars[r][c] = "◆" if owner == 1 else "◇"  # apart without colour too
+                styles[(r, c)] = "bold " + {1: "bright_red", 2: "bright_blue"}.get(owner, "white") + (
+                    " reverse" if name in highlight else "")
+    text = Text()
+    for r, row in enumerate(grid_chars):
+        grid = "r" if r % 2 else "b"
+        rank = n - r // 2
+        text.append(f"{grid}{rank:<2}", style="dim " + tone[grid])
+        for c, ch in enumerate(row):
+            text.append(ch, style=styles.get((r, c), ""))
+        text.append("\n")
+    footer = Text("   ")
+    for c in range(width):
+        if c % 4 == 0:
+            footer.append(chr(ord("a") + c // 4), style="dim red")
+        elif c % 4 == 2:
+            footer.append(chr(ord("a") + c // 4), style="dim blue")
+        else:
+            footer.append(" ")
+    text.append_text(footer)
+    text.append("\n")
+    return text
+
+
+def _twin_text(game, position, highlight, layout, spots) -> Text:
+    return twin_grids_text(game.board, position, highlight=highlight)
+
+
 # Board style -> how a position on a board of that style is drawn in the terminal.
-TEXT_BOARDS: dict[str, Callable[..., Text]] = {"htjb": _lines_text, "brain-hanky": _cloth_text}
+TEXT_BOARDS: dict[str, Callable[..., Text]] = {"htjb": _lines_text, "brain-hanky": _cloth_text,
+                                              "twin-grids": _twin_text}
 
 
 def game_text(game, position: Mapping[str, Any], highlight: tuple[str, ...] = (), *, layout, spots) -> Text:

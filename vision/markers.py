@@ -22,7 +22,7 @@ GAP_FRACTION = 0.05  # gap between the board's extent and a marker, as a share o
 
 # Stable id blocks per board family (ids 0..49 exist in DICT_4X4_50: 12 blocks of four).
 _ID_BLOCKS = ("morris9", "morabaraba", "morris6", "morris6x", "morris7", "saba", "three",
-              "three-plain", "tableaux", "brain-hanky")
+              "three-plain", "tableaux", "brain-hanky", "twin-grids")
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def board_extent(board) -> tuple[float, float, float, float]:
 def marker_ids(board) -> tuple[int, int, int, int]:
     """The four ids for ``board`` (bottom-left, bottom-right, top-right, top-left)."""
     # HTJB boards each have their own block; boards of another style share their style's block
-    # (every Brain Hanky cloth size uses the "brain-hanky" ids).
+    # (every Brain Hanky cloth size uses the "brain-hanky" ids, both two-grid boards "twin-grids").
     family = board.name if board.style == "htjb" else board.style
     block = _ID_BLOCKS.index(family) if family in _ID_BLOCKS else len(_ID_BLOCKS)
     base = 4 * block

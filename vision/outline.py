@@ -490,7 +490,7 @@ def _piece_radius(board) -> float | None:
     than anything the board draws at a point. Brain Hanky's rings and gems are small beside its
     webs, whose points are closer together than a piece's reach, so nothing is masked there.
     """
-    if board.style != "htjb":
+    if board.style not in ("htjb", "twin-grids"):  # the two-grid gems are drawn as HTJB men's size
         return None
     from . import render
 

@@ -40,7 +40,10 @@ def _draw_hanky(board: BoardGraph, position: Mapping[str, Any] | None, *, title:
 
 
 # Board style -> how to draw a board of that style with a position on it.
-DRAWERS: dict[str, Callable[..., np.ndarray]] = {"htjb": _draw_htjb, "brain-hanky": _draw_hanky}
+# The two-grid gem game's board is lines and points too: the HTJB renderer draws each grid in its
+# side's colour (``render.POINT_INKS``).
+DRAWERS: dict[str, Callable[..., np.ndarray]] = {"htjb": _draw_htjb, "brain-hanky": _draw_hanky,
+                                                 "twin-grids": _draw_htjb}
 
 
 def draw(board: BoardGraph, position: Mapping[str, Any] | None = None, **kw: Any) -> np.ndarray:

@@ -50,6 +50,11 @@ UNIT_MM: dict[str, float] = {
     # Brain Hanky: 6 x 6 cells on a 22-inch (558.8 mm) bandanna, one unit = one cell. The
     # periodic boards and the 12 x 12 expanded board keep the same cell size.
     "brain-hanky": 558.8 / 6,
+    # The two-grid gem game: its coordinates are boards.md's times two (engine.boards.twin_grids),
+    # so a step along a grid is two units: 22.5 mm, like an HTJB board's, and a diagonal step
+    # between the grids 15.9 mm, room for gems up to about 13 mm across. The 11-gem board prints
+    # 173 mm square with its markers (one A4 sheet); the 15-gem board 236 mm (A3, or tiled on A4).
+    "twin-grids": 11.25,
 }
 """Millimetres per board unit, per board family."""
 

@@ -29,6 +29,8 @@ import numpy as np
 
 from engine.boards.graph import wrapped_delta
 
+from . import twin_look
+
 BGR = tuple[int, int, int]
 
 PLAYER_COLOURS: dict[int, BGR] = {
@@ -42,6 +44,13 @@ PLAYER_COLOURS: dict[int, BGR] = {
 Players 1 and 2 follow the usual white/black convention of physical sets; 3 and 4 (four-player
 games to come) differ from those in hue and from each other in both hue and brightness.
 """
+
+# Board style -> the ink of a point and of the lines from it, for boards whose lines are not all one
+# colour (None: the style's ``line_colour``). The two-grid gem game prints each grid in its side's
+# colour (``vision.twin_look``).
+POINT_INKS: dict[str, Any] = {"twin-grids": twin_look.grid_ink}
+# Board style -> owner -> piece colour, for families whose pieces have colours of their own.
+STYLE_PIECE_COLOURS: dict[str, dict[int, BGR]] = {"twin-grids": twin_look.GEMS}
 
 # Suggested ``highlights`` colours, matching what the LEDs will show on the physical board.
 HINT_LEGAL: BGR = (60, 170, 40)  # green: a step the rules allow here
@@ -161,6 +170,18 @@ def _owner_and_kind(piece: Any) -> tuple[int, str]:
     return int(owner), str(getattr(piece, "kind", "man") or "man")
 
 
+def piece_colour(owner: int, board_style: str = "") -> BGR:
+    """The colour pieces of ``owner`` are drawn in on a board of ``board_style``."""
+    own = STYLE_PIECE_COLOURS.get(board_style, {}).get(owner)
+    return own if own is not None else _player_colour(owner)
+
+
+def _point_ink(board, name: str, style: "BoardStyle") -> BGR:
+    ink = POINT_INKS.get(getattr(board, "style", ""))
+    colour = ink(name) if ink is not None else None
+    return colour if colour is not None else style.line_colour
+
+
 def _player_colour(owner: int) -> BGR:
     try:
         return PLAYER_COLOURS[owner]
@@ -206,10 +227,11 @@ _SHAPES = {"man": _draw_man, "gem": _draw_gem, "ring": _draw_ring}
 
 
 def draw_piece(img: np.ndarray, centre: tuple[int, int], owner: int, kind: str = "man",
-               style: BoardStyle | None = None) -> None:
-    """Draw one piece in place; ``kind`` picks the shape (man, gem, ring; others get a letter)."""
+               style: BoardStyle | None = None, colour: BGR | None = None) -> None:
+    """Draw one piece in place; ``kind`` picks the shape (man, gem, ring; others get a letter);
+    ``colour`` overrides the owner's usual colour (``piece_colour``)."""
     style = style or DEFAULT_STYLE
-    colour = _player_colour(owner)
+    colour = colour if colour is not None else _player_colour(owner)
     shape = _SHAPES.get(kind)
     if shape is None:
         _draw_other(img, centre, colour, style, kind)
@@ -311,9 +333,10 @@ def _draw_edges(img: np.ndarray, board, style: BoardStyle, title: str | None) ->
         a, b = xy_to_pixel(board, p, style, title=title), xy_to_pixel(board, q, style, title=title)
         inside, a, b = cv2.clipLine(frame, a, b)
         if inside:
-            cv2.line(img, a, b, style.line_colour, style.line_width, _AA)
+            cv2.line(img, a, b, colour, style.line_width, _AA)
 
     for a, b in board.edges:
+        colour = _point_ink(board, a, style)
         (ax, ay), (bx, by) = board.coords[a], board.coords[b]
         dx, dy = _delta(board, (ax, ay), (bx, by))
         if math.isclose(ax + dx, bx, abs_tol=1e-9) and math.isclose(ay + dy, by, abs_tol=1e-9):
@@ -349,13 +372,13 @@ def render_board(board, position: Mapping[str, Any] | None = None, *,
 
     _draw_edges(img, board, style, title)
     for name in board.points:
-        cv2.circle(img, at(name), style.point_radius, style.line_colour, -1, _AA)
+        cv2.circle(img, at(name), style.point_radius, _point_ink(board, name, style), -1, _AA)
     for name, colour in highlights.items():
         radius = style.piece_radius + style.highlight_width // 2 + 3
         cv2.circle(img, at(name), radius, tuple(int(v) for v in colour), style.highlight_width, _AA)
     for name, piece in position.items():
         owner, kind = _owner_and_kind(piece)
-        draw_piece(img, at(name), owner, kind, style)
+        draw_piece(img, at(name), owner, kind, style, piece_colour(owner, getattr(board, "style", "")))
     if labels and style.labels:
         for name in board.points:
             _draw_label(img, board, name, at(name), style)

@@ -285,7 +285,7 @@ def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[Scene
         if name not in board.coords:
             raise ValueError(f"position names point {name!r} that board {board.name} does not have")
         owner, kind = render._owner_and_kind(piece)
-        colour = tuple(int(v) for v in render._player_colour(owner))
+        colour = tuple(int(v) for v in render.piece_colour(owner, board.style))
         xy = tuple(float(v) for v in board.coords[name])
         if kind == "ring":
             out.append(ScenePiece(xy, "ring", colour, r, RING_HEIGHT, max(4, r_px // 3) / ppu, name))

@@ -55,8 +55,8 @@ class BoardGraph:
     period: float | None = None  # both axes wrap modulo this (periodic boards); None: a flat board
     # Places off the graph where a piece can stand (Brain Hanky's gem squares): name -> centre.
     cells: dict[str, tuple[float, float]] = field(default_factory=dict)
-    # How the board is drawn, printed and read: "htjb" (lines and points) or "brain-hanky" (two
-    # webs on a cloth). Vision and hardware look their per-style parts up by it.
+    # How the board is drawn, printed and read: "htjb" (lines and points), "brain-hanky" (two
+    # webs on a cloth) or "twin-grids" (lines and points, two grids in two colours). Vision and hardware look their per-style parts up by it.
     style: str = "htjb"
     # Derived tables, filled by __post_init__.
     index: dict[str, int] = field(init=False, repr=False, compare=False)

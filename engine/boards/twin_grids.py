@@ -12,7 +12,8 @@ Coordinates are boards.md's times two: red (2i, 2j), blue (2i + 1, 2j + 1). The 
 choice (boards.md: "the printed size is a scale factor"); at this one a diagonal step between the
 grids is 1.41 units and a step along a grid 2, so the renderer's and the camera reader's sizes,
 made for boards whose nearest points are one unit apart (an HTJB man is 0.34 units in radius),
-fit without sizes of their own, and the board is drawn and printed as lines and points.
+fit without sizes of their own. Its style, ``twin-grids``, is lines and points like an HTJB board's,
+each grid in its side's colour (``vision.twin_look``).
 
 The board graph holds both grids' lines as edges (a red edge joins two red points, a blue edge
 two blue points); it has no lines that count (nothing is won by a row here). The rules
@@ -123,7 +124,7 @@ def _build(n: int) -> BoardGraph:
     gems = 2 * n - 1
     return BoardGraph(
         f"twin-grids-{n}", tuple(points), coords, tuple(edges), (),
-        description=f"two offset {n}x{n} grids, red and blue ({gems} gems each)")
+        description=f"two offset {n}x{n} grids, red and blue ({gems} gems each)", style="twin-grids")
 
 
 @lru_cache(maxsize=None)
