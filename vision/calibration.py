@@ -338,7 +338,7 @@ def _spread_squares(game, family: Family) -> dict[str, Piece]:
 
 
 # The reader's family (``Family.name``) -> where one piece of each class goes for calibration.
-LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares}
+LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares, "twin-grids": _corners}
 
 
 # The full layout (``full_layout``): at most this many pieces of each class, on at most half the

@@ -308,8 +308,20 @@ def rings_and_gems(game) -> Family:
                                 "board.pdf`): white rings and silver gems cannot be told from a light one")
 
 
+def gems_on_grids(game) -> Family:
+    """The two-grid gem game: a gem on a grid point, read as a man on a point is (a disc sampled
+    inside it, one class per colour). Its board's coordinates put a step between the grids 1.41
+    units (``engine.boards.twin_grids``), so gems the size of HTJB men fit beside each other and
+    the men's probes and pattern serve. What a real faceted or glassy gem needs of the reader is
+    not measured yet: there is no photoreal set of these gems (docs/twin-grids.md)."""
+    fam = men_on_points(game)
+    return Family("twin-grids", fam.spots, fam.xy, fam.spot_kind, fam.patterns, fam.classes, heights=fam.heights,
+                  ink=fam.ink)
+
+
 # Engine family (``Rules.family``) -> the reader's data for a game of it.
-READERS: dict[str, Callable[..., Family]] = {"mills": men_on_points, "brain-hanky": rings_and_gems}
+READERS: dict[str, Callable[..., Family]] = {"mills": men_on_points, "brain-hanky": rings_and_gems,
+                                             "twin-grids": gems_on_grids}
 
 
 def family_for(game) -> Family:

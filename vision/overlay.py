@@ -35,8 +35,14 @@ def _man_colour(owner: int, kind: str) -> tuple[int, int, int]:
     return PLAYER_COLOURS.get(owner, (128, 128, 128))
 
 
+def _gem_colour(owner: int, kind: str) -> tuple[int, int, int]:
+    from .twin_look import GEMS
+
+    return GEMS.get(owner, (128, 128, 128))
+
+
 # The reader's family (``Family.name``) -> the colour a piece is drawn in, as its renderer draws it.
-PIECE_COLOURS = {"brain-hanky": _cloth_colour, "htjb": _man_colour}
+PIECE_COLOURS = {"brain-hanky": _cloth_colour, "htjb": _man_colour, "twin-grids": _gem_colour}
 
 
 def piece_colour(cal: Calibration, owner: int, kind: str) -> tuple[int, int, int]:
