@@ -186,6 +186,16 @@ def test_a_mover_who_leaves_themself_one_untrapped_gem_loses():  # GG-3
     assert after.result.winner == 2 and after.result.reason == "Red has only one untrapped gem left (GG-3)"
 
 
+def test_when_both_sides_are_down_to_one_untrapped_gem_the_side_that_moved_wins():  # GG-3
+    # A hand-built position is judged as just after a move by the side not to move: the
+    # opponent of that mover is judged first, so it loses, whichever colour it is.
+    rules = game().rules
+    after_red = rules.setup(("r:c3",), ("b:e5",), to_move=2)
+    assert after_red.result.winner == 1 and after_red.result.reason == "Blue has only one untrapped gem left (GG-3)"
+    after_blue = rules.setup(("r:c3",), ("b:e5",), to_move=1)
+    assert after_blue.result.winner == 2 and after_blue.result.reason == "Red has only one untrapped gem left (GG-3)"
+
+
 def test_the_move_cap_draws():
     s = engine.load("twin-grids", move_cap=4).new()
     for step in ("r:a2-r:b2", "b:f5-b:e5", "r:b2-r:a2", "b:e5-b:f5"):
