@@ -54,3 +54,20 @@ def test_every_point_has_an_led():
     layout = load_map(None, spots_for(g))
     assert set(layout.points) == set(g.rules.spots) and len(layout.points) == 128
     assert sorted(i for ix in layout.points.values() for i in ix) == list(range(128)), "one pixel each"
+
+
+def test_a_record_replays_and_renders_from_the_command_line(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from arbiter.cli import main
+    from test_complete_games import TWIN_GRIDS_11
+
+    f = tmp_path / "game.json"
+    f.write_text(json.dumps({"game": "twin-grids", "options": {}, "steps": TWIN_GRIDS_11}))
+    out = CliRunner().invoke(main, ["replay", str(f)])
+    assert out.exit_code == 0, out.output
+    assert "25 of 25 steps applied" in out.output and "only one untrapped gem" in out.output
+    out = CliRunner().invoke(main, ["render", str(f), "--out", str(tmp_path / "end.png")])
+    assert out.exit_code == 0 and (tmp_path / "end.png").stat().st_size > 0

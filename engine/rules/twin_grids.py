@@ -184,7 +184,7 @@ class TwinRules(RulesBase):
 class TwinState(StateBase):
     """A position: each side's gems (bitmasks), whose turn, moves since a capture, captures."""
 
-    __slots__ = ("rules", "gems", "turn", "quiet", "taken", "result", "captured", "_legal")
+    __slots__ = ("rules", "gems", "turn", "quiet", "taken", "result", "captured", "last", "_legal")
 
     def __init__(self, rules: TwinRules, gems: tuple[int, int], turn: int, quiet: int, taken: tuple[int, int],
                  result: Result | None, captured: tuple[int, ...]):
@@ -195,6 +195,7 @@ class TwinState(StateBase):
         self.taken = taken  # gems each colour has captured
         self.result = result
         self.captured = captured  # point indices the move that led here captured
+        self.last: Step | None = None  # the move that led here (shown by `arbiter replay`)
         self._legal: tuple[Step, ...] | None = None
 
     # ------------------------------------------------------------------ turn facts
@@ -344,6 +345,7 @@ class TwinState(StateBase):
         taken[me] += len(captured)
         quiet = 0 if captured else self.quiet + 1
         nxt = TwinState(rules, gems, 3 - self.turn, quiet, tuple(taken), None, tuple(sorted(captured)))
+        nxt.last = step
         nxt.result = nxt._judge(self.turn)
         return nxt
 
