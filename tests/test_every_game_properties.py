@@ -29,6 +29,7 @@ VARIANTS = [(n, {}) for n in engine.names() if n not in HANKY] + [
     ("tableaux", {"advanced": True}),
     ("thinking-in-circles", {"lockdown": True}), ("thinking-in-circles", {"spin_cycle": 3, "uncloned": True}),
     ("thinking-in-circles", {"wild_cards": True, "first": "black"}),
+    ("twin-grids", {"gems": 15}),
 ]
 MAX_STEPS = 5000  # far beyond any game's move cap; a playout that reaches it has not ended
 PHASES = {"placement", "movement", "removal", "over", "round-over", "set-up", "taking", "choosing"}
@@ -56,6 +57,13 @@ def conserved(state):
         assert chips == 12 * sum(rnd.active), "chips appeared or vanished"
         assert {p: pc.owner for p, pc in rnd.position().items()} == {
             rnd.rules.names[i]: stk[-1] for i, stk in enumerate(rnd.stacks) if stk}
+    elif family == "twin-grids":
+        gems = rnd.rules.settings.gems
+        red, blue = rnd.gems
+        assert red & blue == 0 and red >> (rnd.rules.n ** 2) == 0 and blue & rnd.rules.red_mask == 0, \
+            "a gem off its own grid"
+        assert red.bit_count() + rnd.taken[1] == gems and blue.bit_count() + rnd.taken[0] == gems, \
+            "gems appeared or vanished"
     elif family == "tableaux":
         occ = len(rnd.position())
         assert occ <= rnd.left <= 2 * occ or rnd.left == occ == 0
