@@ -88,3 +88,19 @@ def test_a_whole_game_is_refereed_to_its_end_on_a_reed_grid(tmp_path):
     s = t.session
     assert s.over and s.result.winner == 1 and "only one untrapped gem" in s.result.reason
     assert journalled(t) == TWIN_GRIDS_11
+
+
+def test_the_15_gem_board_a_blue_slide_stopped_by_a_red_blockade(tmp_path):
+    # Red puts gems on r:b3 = (1, 2) and r:b4 = (1, 3); blue's step b:b3 -> b:a3, from (1.5, 2.5)
+    # to (0.5, 2.5), crosses the red column x = 1 between them (GG-1).
+    t = table(tmp_path, "camera", gems=15)
+    assert len(t.session.state.position()) == 30
+    log = t.run("move r:a3 r:b3; move b:a8 b:a7; move r:a4 r:b4")
+    assert kinds(log) == ["step"] * 3
+    log = t.run("move b:h3 b:a3")
+    assert kinds(log) == ["illegal"]
+    why = log[-1].verdict.reason
+    assert "blockade" in why and "r:b3" in why and "r:b4" in why, why
+    assert kinds(t.run("move b:a3 b:h3")) == ["restored"]
+    log = t.run("move b:h3 b:b3")
+    assert kinds(log) == ["step"] and journalled(t) == ["r:a3-r:b3", "b:a8-b:a7", "r:a4-r:b4", "b:h3-b:b3"]
