@@ -58,7 +58,6 @@ class TwinRules(RulesBase):
 
     family = "twin-grids"
     piece_kinds = ("gem",)
-    line_name = "a flank"
 
     def __init__(self, name: str, settings: TwinSettings):
         if settings.gems not in SIZES:
