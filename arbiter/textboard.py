@@ -34,7 +34,13 @@ def _owner(piece) -> int:
 
 def board_text(board: BoardGraph, position: Mapping[str, object] | None = None,
                highlight: tuple[str, ...] = (), labels: bool = True) -> Text:
-    """A rich Text picture of ``board`` with ``position`` (point -> Piece or owner number)."""
+    """A rich Text picture of ``board`` with ``position`` (point -> Piece or owner number).
+
+    A board style with a line drawing of its own (``BOARD_TEXTS``: the two-grid gem game's two
+    grids) is drawn by it, so `arbiter replay` shows every board as the play screen does."""
+    own = BOARD_TEXTS.get(board.style)
+    if own is not None:
+        return own(board, position, highlight)
     position = position or {}
     x0, y0, x1, y1 = board.bounds()
     width = int(round((x1 - x0) * COL)) + 1
@@ -188,6 +194,10 @@ def twin_grids_text(board: BoardGraph, position: Mapping[str, object] | None = N
     text.append_text(footer)
     text.append("\n")
     return text
+
+
+# Board style -> its own line drawing, used by ``board_text`` in place of the HTJB one.
+BOARD_TEXTS: dict[str, Callable[..., Text]] = {"twin-grids": twin_grids_text}
 
 
 def _twin_text(game, position, highlight, layout, spots) -> Text:

@@ -69,5 +69,6 @@ def test_a_record_replays_and_renders_from_the_command_line(tmp_path):
     out = CliRunner().invoke(main, ["replay", str(f)])
     assert out.exit_code == 0, out.output
     assert "25 of 25 steps applied" in out.output and "only one untrapped gem" in out.output
+    assert "r1 " in out.output and "◆" in out.output, "drawn as the play screen draws it"
     out = CliRunner().invoke(main, ["render", str(f), "--out", str(tmp_path / "end.png")])
     assert out.exit_code == 0 and (tmp_path / "end.png").stat().st_size > 0
