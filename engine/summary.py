@@ -362,6 +362,8 @@ def _circles_summary(game: Game) -> list[tuple[str, list[str]]]:
     out.append(("Notation", ["A goal (a secret): goal=CST (C circle, T triangle, S square, P pentagon).  Naming a "
                              "circle: C3.  Beads (a secret): beads=2w (two white), beads=3b (three black).  A "
                              "Blocker: block.  The token move: c3.5-c3.9 (circle 3, space 5 to space 9)."]))
+    return out + _options_section(game)
+
 
 def _twin_summary(game: Game) -> list[tuple[str, list[str]]]:
     s = game.settings

@@ -261,7 +261,11 @@ MILL_GAMES = [n for n in engine.names() if engine.spec(n).family == "mills"]
 def test_every_game_has_a_complete_game():
     covered = {case[0] for case in COMPLETE}
     assert set(MILL_GAMES) <= covered, set(MILL_GAMES) - covered
-    htjb = [n for n in engine.names() if not n.startswith("brain-hanky")]
+    # Brainmaster's and Thinking In Circles' whole games are played out in their own files
+    # (tests/test_rules_brainmaster.py, tests/test_rules_circles.py): secrets and chance draws
+    # do not fit this file's scripted step lists.
+    own_files = {"brainmaster", "circles"}
+    htjb = [n for n in engine.names() if not n.startswith("brain-hanky") and engine.spec(n).family not in own_files]
     assert set(htjb) <= covered, set(htjb) - covered
 
 

@@ -131,10 +131,10 @@ class TwinRules(RulesBase):
         if step is not None:
             return step
         try:
-            kind, src, dst, _ = parse_step_text(t)
+            kind, src, dst, path = parse_step_text(t)
         except ValueError as exc:
             raise IllegalStep(text, f"{exc}; a move here is written like r:a2-r:d2") from None
-        for p in (src, dst):
+        for p in (src, dst, *path):
             if p is not None and p not in self.index:
                 raise IllegalStep(text, f"{p} is not a point of this board: red points are r:a1 to "
                                         f"{self.names[self.n * self.n - 1]}, blue b:a1 to {self.names[-1]}")
