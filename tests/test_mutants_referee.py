@@ -749,3 +749,38 @@ def test_two_misread_spots_are_read_through_when_one_of_them_has_two_other_class
     v = ref.observe(_camera(ref.state.position(), {"d6": (W, {WV: 0.5, BV: 0.475, None: 0.022}),
                                                    "f4": (W, {WV: 0.98, None: 0.04})}))
     assert v.kind == R.UNCHANGED
+
+
+def test_a_board_only_readings_twenty_thousand_times_less_likely_explain_is_illegal():
+    # d6 and b4 read as the other colour, the right ones 100 and 200 times less likely: past a
+    # surprise by the margin, so not even a doubt: the board breaks the rules as read
+    ref = _after("d2", "d6", "b4")
+    v = ref.observe(_camera(ref.state.position(), {"d6": (W, {WV: 1.0, BV: 0.01}),
+                                                   "b4": (B, {BV: 1.0, WV: 0.005})}))
+    assert v.kind == R.ILLEGAL and set(v.points) == {"d6", "b4"}
+
+
+def test_a_ring_lifted_while_a_captured_gem_still_stands_is_a_move_in_progress():
+    from test_referee import Y, bc3_capture_rings, gem, hanky_table
+
+    t = hanky_table("colour", bc3_capture_rings(), gems={"Bc3": Y})
+    t.show(changed(t.after("Bc4.s-Bc3.n"), {"Bc3": gem(Y)}))
+    v = t.show(changed(t.ref.state, {"Bc3": gem(Y), "Oc3.n": None}))  # white's ring on Oc3.n in hand
+    assert v.kind == R.IN_PROGRESS and t.ref.waiting_for == R.IN_PROGRESS
+
+
+def test_the_wide_search_for_crossing_moves_is_asked_from_the_current_position_only(monkeypatch):
+    """``thorough`` searches (two Brain Hanky moves that cross) cost a search of their own:
+    the referee asks for them from the current position, never for a correction."""
+    t = Table("nine-mens-morris", "colour")
+    t.play("a7", "g7", "d2")
+    asked = []
+    explain = t.ref.explainer.explain
+
+    def spy(base, key, lift, depth, *, thorough=True):
+        asked.append((base is t.ref.state, thorough))
+        return explain(base, key, lift, depth, thorough=thorough)
+
+    monkeypatch.setattr(t.ref.explainer, "explain", spy)
+    t.show(changed(t.ref._states[2], {"d3": W, "b6": B}))  # two steps in place of d2: every tier asked
+    assert {(True, True), (False, False)} == set(asked)
