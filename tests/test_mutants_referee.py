@@ -784,3 +784,17 @@ def test_the_wide_search_for_crossing_moves_is_asked_from_the_current_position_o
     monkeypatch.setattr(t.ref.explainer, "explain", spy)
     t.show(changed(t.ref._states[2], {"d3": W, "b6": B}))  # two steps in place of d2: every tier asked
     assert {(True, True), (False, False)} == set(asked)
+
+
+def test_a_class_likelier_than_the_readers_choice_is_free_to_read_but_no_bonus():
+    ref = _after("d2", "d6")
+    pos = dict(ref.state.position())
+    # f4 read empty though the reader gives white there twenty times its choice's chance: the
+    # man white may have put there is as likely as the empty spot, not likelier: unclear
+    v = ref.observe(_camera(pos, {"f4": (None, {None: 0.03, WV: 0.6})}))
+    assert v.kind == R.UNCLEAR and v.points == ("f4",) and not v.accepted
+    # white put a man on f4, read black, and white's d2 read black too, each choice half as
+    # likely as white by the reader's own numbers: both read through for free, the step
+    pos["f4"] = W
+    v = ref.observe(_camera(pos, {"f4": (B, {BV: 0.3, WV: 0.6}), "d2": (B, {BV: 0.3, WV: 0.6})}))
+    assert v.kind == R.STEP and v.steps == ("f4",)
