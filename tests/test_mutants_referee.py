@@ -798,3 +798,18 @@ def test_a_class_likelier_than_the_readers_choice_is_free_to_read_but_no_bonus()
     pos["f4"] = W
     v = ref.observe(_camera(pos, {"f4": (B, {BV: 0.3, WV: 0.6}), "d2": (B, {BV: 0.3, WV: 0.6})}))
     assert v.kind == R.STEP and v.steps == ("f4",)
+
+
+def test_an_ambiguity_of_four_candidates_names_three_and_one_more():
+    import engine
+    from arbiter.sim.readers import SimReader
+
+    game = engine.load("brain-hanky")
+    ref = R.Referee.from_steps(game, HANKY_OPENING, "occupancy")
+    push = ("Bf4.w-Be4.e-Be4.n-Be4.w-Bd4.e-Bd4.n-Bd4.w-Bc4.e-Bc4.n-Bc5.s-Bc5.e-Bd5.w-Bd5.n-Bd5.e-Be5.w-Be5.n-"
+            "Be5.e-Bf5.w-Bf5.n-Bf6.s-Bf6.e-Bg6.w")
+    v = ref.observe(SimReader(game, "occupancy").read(ref.state.play(push)))
+    assert v.kind == R.AMBIGUOUS and len(v.candidates) == 4
+    assert v.message == ("I can't tell which move that was: push Bf4.w to Bg6.w (7 rings) or push Bf4.w to "
+                         "Bg6.w (9 rings) or push Bf4.w to Bg6.w (15 rings) (and 1 more). Press the button to "
+                         "pick the right one.")
