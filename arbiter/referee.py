@@ -800,7 +800,7 @@ class Referee:
                 for p in self.step_spots(s):
                     if p not in points:
                         points.append(p)
-        options = " or ".join(", then ".join(self.step_words(e.steps)) for e in found[:3])
+        options = " or ".join(", then ".join(self.step_words(e.steps, self._base_state(e))) for e in found[:3])
         more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
         return self._verdict(AMBIGUOUS, points, candidates=tuple(e.steps for e in found),
                              message=f"I can't tell which move that was: {options}{more}. "
@@ -880,14 +880,26 @@ class Referee:
         """The spots a step touches (lit on the LEDs)."""
         return self.rules.step_spots(step)
 
-    def step_words(self, steps: Sequence[Step]) -> list[str]:
-        """Each step as a short phrase, for a list of candidates."""
+    def step_words(self, steps: Sequence[Step], start=None) -> list[str]:
+        """Each step as a short phrase, for a list of candidates. ``start``: the position the
+        steps are made from (default the current one). Each step's mover is read off the
+        position that step is made from, so a push names what it moves ("(4 rings)") when it
+        corrects an earlier move or follows another step of its candidate."""
         out = []
-        st = self.state
-        for s in steps:
+        st = self.state if start is None else start
+        for i, s in enumerate(steps):
             mover = st.position().get(s.src) if s.src else None
             out.append(step_words(s, mover.kind if mover else "piece"))
+            if i + 1 < len(steps):
+                st = st.play(s)
         return out
+
+    def _base_state(self, exp: Explanation):
+        """The position ``exp``'s steps are made from: the current one, or (a correction) the
+        one before the last accepted group of steps."""
+        if exp.base == PREVIOUS and self._groups:
+            return self._states[self._groups[-1].start]
+        return self.state
 
     def _describe_steps(self, before, steps: Sequence[Step], states: Sequence[Any]) -> str:
         parts = []

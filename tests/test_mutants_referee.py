@@ -813,3 +813,29 @@ def test_an_ambiguity_of_four_candidates_names_three_and_one_more():
     assert v.message == ("I can't tell which move that was: push Bf4.w to Bg6.w (7 rings) or push Bf4.w to "
                          "Bg6.w (9 rings) or push Bf4.w to Bg6.w (15 rings) (and 1 more). Press the button to "
                          "pick the right one.")
+
+
+def test_an_ambiguous_correction_names_what_its_push_moves():
+    # white's ring went Oc3.w-Ob3.e; the board then shows Oc3.w's string pushed to Od3.n instead,
+    # by the north or the south of Oc3 (an occupancy grid cannot tell): the push moves rings,
+    # though Oc3.w is empty in the position the correction replaces
+    from test_referee import NORTH, SOUTH, STRING, hanky_table
+
+    t = hanky_table("occupancy", STRING)
+    start = t.ref.state
+    assert t.show(t.after("Oc3.w-Ob3.e")).steps == ("Oc3.w-Ob3.e",)
+    v = t.show(start.play(NORTH))
+    assert v.kind == R.AMBIGUOUS and set(v.candidates) == {(NORTH,), (SOUTH,)}
+    assert v.message == ("I can't tell which move that was: push Oc3.w to Od3.n (4 rings) or push Oc3.w to "
+                         "Od3.n (4 rings). Press the button to pick the right one.")
+    assert t.ref.choose(NORTH).kind == R.CORRECTION and t.ref.history == (NORTH,)
+
+
+def test_the_second_step_of_a_candidate_is_named_from_the_position_after_the_first():
+    # white pushes Oc3.e's string on to Od3.n, then pushes on from Od3.n, where nothing stood before
+    from test_referee import STRING, hanky_table
+
+    t = hanky_table("colour", STRING)
+    steps = (t.ref.state.parse("Oc3.e-Od3.w-Od3.n"), t.ref.state.parse("Od3.n-Od3.w-Od3.s"))
+    assert t.ref.step_words(steps) == [
+        "push Oc3.e to Od3.n (2 rings)", "push Od3.n to Od3.s (2 rings)"]
