@@ -839,3 +839,15 @@ def test_the_second_step_of_a_candidate_is_named_from_the_position_after_the_fir
     steps = (t.ref.state.parse("Oc3.e-Od3.w-Od3.n"), t.ref.state.parse("Od3.n-Od3.w-Od3.s"))
     assert t.ref.step_words(steps) == [
         "push Oc3.e to Od3.n (2 rings)", "push Od3.n to Od3.s (2 rings)"]
+
+
+def test_an_ambiguous_push_from_where_the_last_move_ended_names_what_it_moves():
+    # white's ring steps Ob3.e-Oc3.w, then pushes on from Oc3.w by the north or the south of Oc3
+    from test_referee import NORTH, SOUTH, Y, hanky_table
+
+    t = hanky_table("occupancy", {"Ob3.e": 1, "Oc3.n": Y, "Oc3.e": 1, "Oc3.s": Y, "Od3.w": 1})
+    assert t.show(t.after("Ob3.e-Oc3.w")).steps == ("Ob3.e-Oc3.w",)
+    v = t.show(t.after(NORTH))
+    assert v.kind == R.AMBIGUOUS and set(v.candidates) == {(NORTH,), (SOUTH,)}
+    assert v.message == ("I can't tell which move that was: push Oc3.w to Od3.n (4 rings) or push Oc3.w to "
+                         "Od3.n (4 rings). Press the button to pick the right one.")
