@@ -4,6 +4,11 @@ Mutation testing (docs/testing.md) changed what a take-back verdict carries (the
 light, the steps, the words), the exact moment a held take-back is confirmed, where the
 "lots of pieces have moved" wording starts, what a half-made step and a hidden board say, and
 the words of a correction, and the referee's own tests still passed. Each is checked here.
+
+The last round (issue 30) answers the rest of its survivors: the words of removals, ambiguities
+and extra turns, coarser readers, lifts kept through corrections and take-backs, the tiers of
+explanation, and the weighing of unsure readings at each of its limits (docs/testing.md lists
+which test answers which mutant, and why the few left change nothing a player could see).
 """
 
 from __future__ import annotations
