@@ -59,6 +59,10 @@ def main(argv=None) -> int:
     ap.add_argument("--val", type=Path, help="a set to read by nearest prototype (the dev set)")
     ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "spotnet-cache")
     ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--empty-from", choices=("empty", "both"), default="empty",
+                    help="a spot's empty prototype from the empty picture, or from both calibration pictures")
+    ap.add_argument("--adapt", action="store_true",
+                    help="move the class prototypes towards each frame's own pieces (vision.spotnet.frame_adapted)")
     args = ap.parse_args(argv)
     pinned = common.pin_to_one_core()
     cv2.setNumThreads(1)
@@ -92,13 +96,17 @@ def main(argv=None) -> int:
         paths = cache_set(args.val, args.cache / "val-play" / args.val.name, homography="play", keep="all",
                           frames="plain", say=print)
         fast = SpotNet.load()
-        res = score(paths, lambda p: _outputs(fast, p), fast.dim, say=print)
+        res = score(paths, lambda p: _outputs(fast, p), fast.dim, say=print, empty_from=args.empty_from,
+                    adapt=args.adapt)
         t = res["total"]
         print(f"{args.val.name}: {t['wrong']} of {t['spots']} spots wrong ({t['point_err_pct']:.3f}%), "
               f"{t['frames_right']} of {t['frames']} clear frames fully right ({t['frames_right_pct']:.1f}%)")
         print(f"foreign head: {t['covered_flagged']} of {t['covered']} covered spots flagged, "
               f"{t['hand_frames_flagged']} of {t['hand_frames']} hand frames, {t['refused_by_foreign']} clear frames "
               f"and {t['clear_flagged']} clear spots flagged")
+        for board, g in res["boards"].items():
+            print(f"  {board}: {g['wrong']} of {g['spots']} spots wrong ({g['point_err_pct']:.3f}%), "
+                  f"{g['frames_right']} of {g['frames']} frames right ({g['frames_right_pct']:.1f}%)")
         for k, v in res["confusion"].items():
             print(f"  {k}: {v}")
         out["val"] = res

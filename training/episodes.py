@@ -16,7 +16,7 @@ Augmentation, in 2D where it is cheaper than rendering. For a whole episode alik
 and queries still match, as under one lamp and camera): a permutation of the colour channels
 (no colour is special), a colour gain per channel (white balance), gamma, a quarter turn or a
 mirror of every patch. For each frame: an exposure (a gain of about 30%, clipped at white
-as a camera clips) and a white balance of its own, the calibration pictures nearly unchanged. For
+as a camera clips) and a lamp colour of its own (``tint``: a gain per channel), the calibration pictures nearly unchanged. For
 every patch on its own (what changes from frame to frame): brightness,
 a shift of up to two pixels, a small turn and scale, blur, noise.
 """
@@ -47,7 +47,11 @@ class Episode:
     occupied: np.ndarray  # (P,) float, 1 if a piece is there, -1 unknown (covered)
 
 
-def sample(sp: SetupPatches, rng: np.random.Generator, queries: int = 40, augment: bool = True) -> Episode | None:
+FRAME_TINT = 0.1  # per-channel spread (log) of a frame's colour gain against the calibration's
+
+
+def sample(sp: SetupPatches, rng: np.random.Generator, queries: int = 40, augment: bool = True,
+           tint: float = FRAME_TINT) -> Episode | None:
     """One episode from ``sp``: up to ``queries`` query patches (about half occupied, a few
     covered when there are any), with the support they need."""
     C = len(sp.classes)
@@ -83,13 +87,13 @@ def sample(sp: SetupPatches, rng: np.random.Generator, queries: int = 40, augmen
                                np.where(q_cov, -1.0, (sp.label[pick] > 0).astype(float))]).astype(np.float32)
     if augment:
         group = np.concatenate([np.zeros(len(spots) + len(piece_idx), np.intp), 1 + sp.frame[pick].astype(np.intp)])
-        patches = augment_episode(patches, rng, n_support=len(spots) + len(piece_idx), group=group)
+        patches = augment_episode(patches, rng, n_support=len(spots) + len(piece_idx), group=group, tint=tint)
     return Episode(patches, len(spots), len(piece_idx), spots, sp.pieces_label[piece_idx].astype(np.int64), q_spot,
                    q_label, q_cov, allowed, occupied)
 
 
 def augment_episode(patches: np.ndarray, rng: np.random.Generator, n_support: int,
-                    group: np.ndarray | None = None) -> np.ndarray:
+                    group: np.ndarray | None = None, tint: float = FRAME_TINT) -> np.ndarray:
     """The module's augmentations: episode-wide colour and turn, then per frame (``group``: 0 for
     the calibration pictures, one number per frame) an exposure and white balance of its own,
     clipped as a camera clips, then per patch."""
@@ -97,8 +101,11 @@ def augment_episode(patches: np.ndarray, rng: np.random.Generator, n_support: in
     if group is not None:
         for g in np.unique(group):
             m = group == g
-            spread = 0.04 if g == 0 else 0.3
-            gain = np.exp(rng.normal(0, spread) + rng.normal(0, spread / 5, 3)).astype(np.float32)
+            # a lamp of another colour over the whole frame, board and pieces alike (the photoreal
+            # frames change lamps, 3000 to 6400 K, after calibration): the board round a piece
+            # tells its colour, as it tells a person's eye
+            spread, colour = (0.04, 0.01) if g == 0 else (0.3, tint)
+            gain = np.exp(rng.normal(0, spread) + rng.normal(0, colour, 3)).astype(np.float32)
             x[m] = np.clip(x[m] * gain, 0, 255)
     if rng.random() < 0.7:
         x = x[..., rng.permutation(3)]

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.spotnet import frame_adapted
+
 from .patchsets import SetupPatches
 
 
@@ -33,12 +35,19 @@ def class_prototypes(emb: np.ndarray, labels: np.ndarray, C: int) -> np.ndarray:
     return out
 
 
-def read_setup(sp: SetupPatches, embed, D: int) -> dict:
-    """Per query: (prediction, foreign logit, occupied logit), with the setup's figures."""
+def read_setup(sp: SetupPatches, embed, D: int, empty_from: str = "empty", adapt: bool = False) -> dict:
+    """Per query: (prediction, foreign logit, occupied logit), with the setup's figures.
+    ``empty_from="both"``: a spot's empty prototype is its empty-picture patch averaged with its
+    pieces-picture patch where the pieces picture leaves it empty (two looks instead of one)."""
     C = len(sp.classes)
     sup = embed(np.concatenate([sp.empty, sp.pieces]))
     n = len(sp.empty)
     empty = sup[:n, :D]
+    if empty_from == "both":
+        also = sp.pieces_label == 0
+        empty = empty.copy()
+        empty[also] = empty[also] + sup[n:, :D][also]
+        empty /= np.maximum(np.linalg.norm(empty, axis=1, keepdims=True), 1e-12)
     protos = class_prototypes(sup[n:, :D], sp.pieces_label, C)
     have = np.array([(sp.pieces_label == c + 1).any() for c in range(C)])
     out = embed(sp.query) if len(sp.query) else np.zeros((0, D + 2), np.float32)
@@ -48,18 +57,24 @@ def read_setup(sp: SetupPatches, embed, D: int) -> dict:
     allowed = np.ones_like(sims, bool)
     allowed[:, 1:] = (sp.spot_kind[sp.spot][:, None] == class_kind[None, :]) & have[None, :]
     sims = np.where(allowed, sims, -np.inf)
+    if adapt:
+        for f in np.unique(sp.frame):
+            rows = np.flatnonzero(sp.frame == f)
+            sims[rows] = frame_adapted(q[rows], sims[rows], protos, allowed[rows])
     return {"pred": sims.argmax(1), "sims": sims, "foreign": out[:, D + 1], "occupied": out[:, D]}
 
 
-def score(paths: list[Path], embed, D: int, say=None) -> dict:
+
+def score(paths: list[Path], embed, D: int, say=None, empty_from: str = "empty", adapt: bool = False) -> dict:
     """Figures over every cached setup in ``paths`` (see the module's docstring)."""
     tot = Counter()
     confusion: Counter = Counter()
     per_setup = {}
+    groups: dict[str, Counter] = {}
     worst = []
     for path in paths:
         sp = SetupPatches.load(path)
-        r = read_setup(sp, embed, D)
+        r = read_setup(sp, embed, D, empty_from, adapt)
         names = ["empty"] + [f"{o}:{k}" for o, k in sp.classes]
         hand = sp.frame_hand[sp.frame]
         clear = ~hand & ~sp.covered
@@ -80,6 +95,9 @@ def score(paths: list[Path], embed, D: int, say=None) -> dict:
         per_setup[sp.name] = s
         for k, v in s.items():
             tot[k] += v
+        board = "htjb" if sp.game != "brain-hanky" else f"brain-hanky ({sp.cloth or 'print'})"
+        for k, v in s.items():
+            groups.setdefault(board, Counter())[k] += v
         for i in np.flatnonzero(wrong):
             worst.append(f"{sp.name} {sp.frame_files[sp.frame[i]]} spot#{sp.spot[i]}: {names[sp.label[i]]} read as "
                          f"{names[r['pred'][i]]}")
@@ -88,5 +106,11 @@ def score(paths: list[Path], embed, D: int, say=None) -> dict:
     tot = dict(tot)
     tot["point_err_pct"] = 100.0 * tot.get("wrong", 0) / max(1, tot.get("spots", 0))
     tot["frames_right_pct"] = 100.0 * tot.get("frames_right", 0) / max(1, tot.get("frames", 0))
-    return {"total": tot, "setups": per_setup, "confusion": {f"{a} -> {b}": n for (a, b), n in sorted(confusion.items())},
+    by_board = {}
+    for board, g in groups.items():
+        g = dict(g)
+        g["point_err_pct"] = 100.0 * g["wrong"] / max(1, g["spots"])
+        g["frames_right_pct"] = 100.0 * g["frames_right"] / max(1, g["frames"])
+        by_board[board] = g
+    return {"total": tot, "boards": by_board, "setups": per_setup, "confusion": {f"{a} -> {b}": n for (a, b), n in sorted(confusion.items())},
             "wrong": worst}

@@ -51,12 +51,13 @@ class SetupPatches:
     frame: np.ndarray
     frame_files: list[str]
     frame_hand: np.ndarray  # (F,) the frame shows a hand
+    cloth: str | None = None  # Brain Hanky's cloth colour, as set.json names it (None: a printed board)
 
     def save(self, path: Path) -> None:
         """Write to ``path`` (.npz) whole or not at all: a run stopped half-way leaves no file
         that a later run would take for a cached setup."""
         meta = {"name": self.name, "game": self.game, "classes": self.classes, "kinds": self.kinds,
-                "frame_files": self.frame_files}
+                "frame_files": self.frame_files, "cloth": self.cloth}
         path = Path(path)
         tmp = path.with_name(path.stem + ".partial.npz")
         np.savez(tmp, meta=json.dumps(meta), spot_kind=self.spot_kind, empty=self.empty, empty_valid=self.empty_valid,
@@ -195,7 +196,8 @@ def setup_patches(set_dir: Path, name: str, s: dict, *, homography: str = "truth
     cat = (lambda xs, shape, dt: np.concatenate(xs) if xs else np.zeros(shape, dt))
     return SetupPatches(name, s["game"], classes, kinds, spot_kind, empty, empty_valid, pieces, pieces_label,
                         cat(q, (0, 48, 48, 3), np.uint8), cat(lab, (0,), np.int16), cat(sp, (0,), np.int16),
-                        cat(cov, (0,), bool), cat(fr, (0,), np.int16), files, np.array(hand, bool))
+                        cat(cov, (0,), bool), cat(fr, (0,), np.int16), files, np.array(hand, bool),
+                        s["empty"].get("cloth"))
 
 
 def cache_set(set_dir: Path, out_dir: Path, *, homography: str = "truth", keep: str = "some",

@@ -27,7 +27,7 @@ ROOM = 32  # pixels between neighbouring spots at patch scale (vision.patches: a
 PATCH = 48
 GRID = 5
 # Bumped whenever drawing changes, so cached episodes of an older drawing are not reused.
-VERSION = 2
+VERSION = 3
 UP = 2  # drawn at this many times the size
 
 
@@ -243,7 +243,9 @@ def _light(img: np.ndarray, rng, base: dict | None = None, change: float = 0.0) 
         lamp = {"gain": rng.uniform(0.55, 1.3) * np.exp(rng.normal(0, 0.12, 3)),
                 "grad": rng.normal(0, 0.25, 2), "gamma": rng.uniform(0.8, 1.25)}
     else:
-        lamp = {"gain": base["gain"] * np.exp(rng.normal(0, change, 3) * 0.5 + rng.normal(0, change)),
+        # the frame's lamp: mostly brighter or darker (exposure), its colour nearly kept: a lamp
+        # does not turn yellow pieces white between calibration and play
+        lamp = {"gain": base["gain"] * np.exp(rng.normal(0, change, 3) * 0.08 + rng.normal(0, change)),
                 "grad": base["grad"] + rng.normal(0, change, 2), "gamma": base["gamma"]}
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n - 0.5
     field = np.exp(lamp["grad"][0] * xx + lamp["grad"][1] * yy)

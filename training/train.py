@@ -102,10 +102,15 @@ def main(argv=None) -> int:
     ap.add_argument("--train", type=Path, action="append", default=[], help="a training set, or a folder of them")
     ap.add_argument("--val", type=Path, help="the validation set (photoreal dev)")
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "spotnet-cache")
-    ap.add_argument("--synth", type=int, default=1200)
-    ap.add_argument("--rendered", type=float, default=0.7, help="share of episodes from rendered sets")
-    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--setups", type=int, default=0,
+                    help="train on the first N complete setups of each set only (0: all), so a run on a set "
+                         "still being rendered can be repeated exactly")
+    ap.add_argument("--synth", type=int, default=800)
+    ap.add_argument("--rendered", type=float, default=0.35, help="share of episodes from rendered sets")
+    ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--tint", type=float, default=E.FRAME_TINT,
+                    help="per-channel spread of a frame's lamp colour against the calibration pictures'")
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--every", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=1)
@@ -124,8 +129,11 @@ def main(argv=None) -> int:
         for d in training_sets(root):
             _check_not_evaluation(d)
             got = cache_set(d, args.cache / "train" / d.name, say=say)
+            if args.setups:
+                got = got[:args.setups]
             rendered += got
-            sets_used.append({"set": d.name, "setups": len(got)})
+            held = json.loads((d / "set.json").read_text()).get("hold_out")
+            sets_used.append({"set": d.name, "path": str(d), "held_out_factors": held, "setups": [p.stem for p in got]})
     drawn = synth_cache(args.cache, args.synth, say) if args.synth else []
     val_paths = []
     if args.val:
@@ -153,7 +161,7 @@ def main(argv=None) -> int:
             use_rendered = rendered and (not drawn or rng.random() < args.rendered)
             pool = rpool if use_rendered else dpool
             sp = pool.get(int(rng.integers(len(pool.paths))))
-            ep = E.sample(sp, rng)
+            ep = E.sample(sp, rng, tint=args.tint)
             if ep is not None:
                 eps.append(ep)
                 Cs.append(len(sp.classes))
@@ -164,7 +172,7 @@ def main(argv=None) -> int:
         loss.backward()
         opt.step()
         sched.step()
-        run_loss += float(loss)
+        run_loss += float(loss.detach())
         run_right += info["right"]
         run_n += info["n"]
         if step % 100 == 0:
@@ -173,7 +181,12 @@ def main(argv=None) -> int:
             run_loss, run_right, run_n = 0.0, 0, 0
         if val_paths and (step % args.every == 0 or step == args.steps):
             model.eval()
-            v = score(val_paths, embed_with(model), EMBED)["total"]
+            res = score(val_paths, embed_with(model), EMBED)
+            v = res["total"]
+            torch.save(model.state_dict(), args.cache / f"spotnet-step{step}.pt")
+            top = sorted(((n, k) for k, n in res["confusion"].items() if k.split(" -> ")[0].split(" ", 1)[1]
+                          != k.split(" -> ")[1]), reverse=True)[:6]
+            say("  most confused: " + "; ".join(f"{k} {n}" for n, k in top))
             history.append({"step": step, **{k: v[k] for k in ("point_err_pct", "frames_right_pct", "wrong", "spots")}})
             say(f"validation at step {step}: {v['wrong']} of {v['spots']} spots wrong ({v['point_err_pct']:.3f}%), "
                 f"{v['frames_right']}/{v['frames']} frames right, foreign: {v['covered_flagged']}/{v['covered']} "
@@ -196,7 +209,7 @@ def main(argv=None) -> int:
     recipe = {
         "model": args.out.name, "made": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python -m training.train " + " ".join(sys.argv[1:] if argv is None else argv),
-        "seed": args.seed, "steps": args.steps, "episodes_per_step": 4, "lr": args.lr,
+        "seed": args.seed, "steps": args.steps, "episodes_per_step": 4, "lr": args.lr, "tint": args.tint,
         "rendered_share": args.rendered if rendered else 0.0, "torch": torch.__version__,
         "train_sets": sets_used, "rendered_setups": len(rendered), "drawn_episodes": len(drawn),
         "validation_set": args.val.name if args.val else None,
@@ -208,7 +221,8 @@ def main(argv=None) -> int:
         "cv2_vs_torch_max_diff": diff,
         "train_minutes": round((time.time() - started) / 60, 1),
         "validation_history": history,
-        "validation": None if final is None else {"total": final["total"], "setups": final["setups"],
+        "validation": None if final is None else {"total": final["total"], "boards": final["boards"],
+                                                   "setups": final["setups"],
                                                    "confusion": final["confusion"], "wrong": final["wrong"][:60]},
     }
     args.out.with_suffix(".json").write_text(json.dumps(recipe, indent=1) + "\n")
