@@ -107,7 +107,7 @@ def main(argv=None) -> int:
                          "still being rendered can be repeated exactly")
     ap.add_argument("--synth", type=int, default=800)
     ap.add_argument("--rendered", type=float, default=0.35, help="share of episodes from rendered sets")
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--tint", type=float, default=E.FRAME_TINT,
                     help="per-channel spread of a frame's lamp colour against the calibration pictures'")
