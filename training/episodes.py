@@ -16,8 +16,8 @@ Augmentation, in 2D where it is cheaper than rendering. For a whole episode alik
 and queries still match, as under one lamp and camera): a permutation of the colour channels
 (no colour is special), a colour gain per channel (white balance), gamma, a quarter turn or a
 mirror of every patch. For each frame: an exposure (a gain of about 30%, clipped at white
-as a camera clips) and a lamp colour of its own (``tint``: a gain per channel), the calibration pictures nearly unchanged. For
-every patch on its own (what changes from frame to frame): brightness,
+as a camera clips) and a lamp colour of its own (``tint``: a gain per channel), the calibration
+pictures nearly unchanged. For every patch on its own (what changes from frame to frame): brightness,
 a shift of up to two pixels, a small turn and scale, blur, noise.
 """
 
@@ -165,7 +165,8 @@ def logits(emb_q: torch.Tensor, empty: torch.Tensor, protos: torch.Tensor, q_spo
     return out.masked_fill(~torch.from_numpy(allowed), float("-inf"))
 
 
-def loss(out: torch.Tensor, eps: list[Episode], C_of: list[int], scale: torch.Tensor, D: int) -> tuple[torch.Tensor, dict]:
+def loss(out: torch.Tensor, eps: list[Episode], C_of: list[int], scale: torch.Tensor,
+         D: int) -> tuple[torch.Tensor, dict]:
     """The summed loss of a batch of episodes whose patches were run together (``out`` rows in
     episode order), and figures for the log."""
     total, at = 0.0, 0

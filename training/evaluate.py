@@ -102,7 +102,8 @@ def score(paths: list[Path], embed, D: int, say=None, empty_from: str = "empty",
             worst.append(f"{sp.name} {sp.frame_files[sp.frame[i]]} spot#{sp.spot[i]}: {names[sp.label[i]]} read as "
                          f"{names[r['pred'][i]]}")
         if say:
-            say(f"  {sp.name}: {s['wrong']} of {s['spots']} spots wrong, {frames_right}/{len(frames_clear)} frames right")
+            say(f"  {sp.name}: {s['wrong']} of {s['spots']} spots wrong, "
+                f"{frames_right}/{len(frames_clear)} frames right")
     tot = dict(tot)
     tot["point_err_pct"] = 100.0 * tot.get("wrong", 0) / max(1, tot.get("spots", 0))
     tot["frames_right_pct"] = 100.0 * tot.get("frames_right", 0) / max(1, tot.get("frames", 0))
@@ -112,5 +113,6 @@ def score(paths: list[Path], embed, D: int, say=None, empty_from: str = "empty",
         g["point_err_pct"] = 100.0 * g["wrong"] / max(1, g["spots"])
         g["frames_right_pct"] = 100.0 * g["frames_right"] / max(1, g["frames"])
         by_board[board] = g
-    return {"total": tot, "boards": by_board, "setups": per_setup, "confusion": {f"{a} -> {b}": n for (a, b), n in sorted(confusion.items())},
+    return {"total": tot, "boards": by_board, "setups": per_setup,
+            "confusion": {f"{a} -> {b}": n for (a, b), n in sorted(confusion.items())},
             "wrong": worst}

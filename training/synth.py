@@ -80,7 +80,8 @@ class Style:
         # (tapatan: the patch is sized by the man, its neighbours out of sight)
         self.room = ROOM if rng.random() < 0.75 else int(rng.integers(48, 72))
         radius = rng.uniform(0.28, 0.5) * ROOM if rng.random() < 0.8 else rng.uniform(0.5, 0.72) * ROOM
-        self.classes = [{"shape": k, "colour": c, "radius": radius * rng.uniform(0.9, 1.1) if not same_shape else radius}
+        self.classes = [{"shape": k, "colour": c,
+                         "radius": radius * rng.uniform(0.9, 1.1) if not same_shape else radius}
                         for k, c in zip(kinds, colours)]
         # the board's drawing: which neighbours each spot is joined to, dots, rings round spots
         self.h_edges = rng.random((GRID, GRID - 1)) < rng.uniform(0.4, 1.0)
