@@ -106,8 +106,8 @@ def main(argv=None) -> int:
                     help="train on the first N complete setups of each set only (0: all), so a run on a set "
                          "still being rendered can be repeated exactly")
     ap.add_argument("--synth", type=int, default=800)
-    ap.add_argument("--rendered", type=float, default=0.35, help="share of episodes from rendered sets")
-    ap.add_argument("--steps", type=int, default=2500)
+    ap.add_argument("--rendered", type=float, default=0.5, help="share of episodes from rendered sets")
+    ap.add_argument("--steps", type=int, default=3500)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--tint", type=float, default=E.FRAME_TINT,
                     help="per-channel spread of a frame's lamp colour against the calibration pictures'")
