@@ -629,6 +629,11 @@ def blender_exe() -> str | None:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("train", "heldout"):  # training scenes and held-out sets (training.py)
+        import training
+
+        return training.main(argv)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("set", choices=sorted(SETS))
     ap.add_argument("--threads", type=int, default=2)

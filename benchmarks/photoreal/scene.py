@@ -104,6 +104,16 @@ def metal(name, rgb, rough):
     return m
 
 
+def glass(name, rgb, rough):
+    """Coloured glass (or clear, frosted with ``rough``): the training scenes' glass men."""
+    m, nt, b = node_mat(name)
+    set_input(b, "Base Color", (*rgb, 1))
+    set_input(b, "Transmission", 1.0)
+    set_input(b, "IOR", 1.5)
+    set_input(b, "Roughness", rough)
+    return m
+
+
 def wood(name, light, dark, rough, clearcoat, scale=60.0, seed=0.0):
     """Procedural wood: stretched wave bands, noise distortion, two tones."""
     m, nt, b = node_mat(name)
@@ -249,6 +259,40 @@ def man_mesh(radius, height, bevel):
     return me
 
 
+def lathe_mesh(profile, segments=48, name="lathe"):
+    """A solid of revolution about z: ``profile`` is [[r, z], ...] from the bottom's centre (r 0)
+    up the side to the top's centre (r 0). The training scenes' men (flat, bevelled, domed,
+    coins, stones) and cups are all such profiles (``training.py`` draws them)."""
+    bm = bmesh.new()
+    rings = []
+    for r, z in profile:
+        if r <= 1e-9:
+            rings.append([bm.verts.new((0.0, 0.0, z))])
+        else:
+            rings.append([bm.verts.new((r * math.cos(2 * math.pi * i / segments),
+                                        r * math.sin(2 * math.pi * i / segments), z)) for i in range(segments)])
+    for lo, hi in zip(rings, rings[1:]):
+        for i in range(segments):
+            k = (i + 1) % segments
+            if len(lo) == 1 and len(hi) == 1:
+                continue
+            if len(lo) == 1:
+                bm.faces.new((lo[0], hi[k], hi[i]))
+            elif len(hi) == 1:
+                bm.faces.new((lo[i], lo[k], hi[0]))
+            else:
+                bm.faces.new((lo[i], lo[k], hi[k], hi[i]))
+    bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
+    me = bpy.data.meshes.new(name)
+    bm.to_mesh(me)
+    bm.free()
+    for p in me.polygons:
+        p.use_smooth = True
+    me.use_auto_smooth = True
+    me.auto_smooth_angle = math.radians(40)
+    return me
+
+
 def ring_mesh(major, minor, flatten):
     bm = bmesh.new()
     nu, nv = 64, 20
@@ -379,6 +423,8 @@ class Scene:
         # lamps
         la = bpy.data.lights.new("lamp", "AREA")
         self.lamp = link(bpy.data.objects.new("lamp", la))
+        self.lamps = [self.lamp]
+        self.occluders = []
         wl = bpy.data.lights.new("window", "AREA")
         wl.shape = "RECTANGLE"
         self.window = link(bpy.data.objects.new("window", wl))
@@ -417,15 +463,19 @@ class Scene:
                                       spec.get("clearcoat", 0.5), 400.0, spec.get("seed", 0.0))
             elif kind == "metal":
                 self.mats[key] = metal(name, spec["rgb"], spec["rough"])
+            elif kind == "glass":
+                self.mats[key] = glass(name, spec["rgb"], spec["rough"])
             else:
                 raise ValueError(kind)
         return self.mats[key]
 
     def proto(self, p):
-        key = (p["shape"], round(p["size"][0], 5), round(p["size"][1], 5))
+        key = (p["shape"], round(p["size"][0], 5), round(p["size"][1], 5), json.dumps(p.get("profile")))
         if key not in self.protos:
             shape, (a, b) = p["shape"], p["size"]
-            if shape == "man":
+            if shape == "lathe":
+                self.protos[key] = lathe_mesh(p["profile"])
+            elif shape == "man":
                 self.protos[key] = man_mesh(a, b, min(0.0012, b * 0.25))
             elif shape == "ring":
                 self.protos[key] = ring_mesh(a, b, 0.8)
@@ -449,20 +499,31 @@ class Scene:
             lift = rest_lift(self.shape, x, y, dzx, dzy, footprint(p)) if self.rest else 0.0
             o.location = (x, y, surface_z(self.shape, x, y) - 0.0002 + lift)
             o.rotation_euler = (-math.atan(dzy), math.atan(dzx), p.get("rot", 0.0))
+            if "scale" in p:  # a stone: a little longer one way than the other
+                o.scale = (p["scale"][0], p["scale"][1], 1.0)
             # per-object material: the mesh is shared by every piece of its shape
             o.material_slots[0].link = "OBJECT"
             o.material_slots[0].material = self.material(p["material"])
             self.pieces.append(o)
 
     def set_lights(self, fr):
-        lamp = fr["lamp"]
-        ld = self.lamp.data
-        ld.shape = "DISK"
-        ld.size = lamp["size"]
-        ld.energy = lamp["power"]
-        ld.color = lamp["rgb"]
-        self.lamp.location = lamp["pos"]
-        self.aim(self.lamp, lamp["pos"], lamp["target"])
+        """The frame's lamps (``lamps``: the training scenes' none to three; else the one
+        ``lamp``), its window and the world light."""
+        lamps = fr["lamps"] if "lamps" in fr else [fr["lamp"]]
+        while len(self.lamps) < len(lamps):
+            la = bpy.data.lights.new(f"lamp{len(self.lamps)}", "AREA")
+            self.lamps.append(link(bpy.data.objects.new(f"lamp{len(self.lamps)}", la)))
+        for k, obj in enumerate(self.lamps):
+            obj.hide_render = k >= len(lamps)
+            if k >= len(lamps):
+                continue
+            lamp, ld = lamps[k], obj.data
+            ld.shape = "DISK"
+            ld.size = lamp["size"]
+            ld.energy = lamp["power"]
+            ld.color = lamp["rgb"]
+            obj.location = lamp["pos"]
+            self.aim(obj, lamp["pos"], lamp["target"])
         win = fr.get("window")
         if win:
             self.window.hide_render = False
@@ -476,6 +537,29 @@ class Scene:
             self.window.hide_render = True
         self.world_bg.inputs["Color"].default_value = (*fr["world"]["rgb"], 1)
         self.world_bg.inputs["Strength"].default_value = fr["world"]["strength"]
+
+    def set_occluders(self, items):
+        """Things beside or above the board that cast shadows on it (the training scenes): cups
+        standing on the table (``cup``: a lathe profile) and arms held over it (``arm``: an
+        ellipsoid forearm and sleeve). ``record`` counts the spots they hide, as a hand's."""
+        for o in self.occluders:
+            bpy.data.objects.remove(o, do_unlink=True)
+        self.occluders = []
+        for k, it in enumerate(items or []):
+            mat = self.material({"type": "plastic", "rgb": it["rgb"], "rough": it.get("rough", 0.4)})
+            if it["kind"] == "cup":
+                o = link(bpy.data.objects.new(f"cup{k}", lathe_mesh(it["profile"], 32, "cup")))
+                o.data.materials.append(mat)
+                o.location = it["pos"]
+                self.occluders.append(o)
+            elif it["kind"] == "arm":
+                rx, ry, rz = it["size"]
+                o = link(ellipsoid(f"arm{k}", rx, ry, rz, mat))
+                o.location = it["pos"]
+                o.rotation_euler = (math.radians(it.get("pitch", 0.0)), 0.0, math.radians(it["heading"]))
+                self.occluders.append(o)
+            else:
+                raise ValueError(it["kind"])
 
     @staticmethod
     def aim(obj, pos, target):
@@ -517,27 +601,29 @@ class Scene:
         self.set_lights(fr)
         self.set_camera(fr["camera"])
         self.set_hand(fr.get("hand"))
+        self.set_occluders(fr.get("occluders"))
         bpy.context.view_layer.update()
         sc.render.filepath = fr["out"] + ".png"
         bpy.ops.render.render(write_still=True)
         self.record(fr)
 
     def record(self, fr):
-        """Every spot's pixel and the spots the hand hides (rays from the camera)."""
+        """Every spot's pixel and the spots the hand (or a training scene's arm or cup) hides
+        from the camera: a ray from the camera to the spot meets it first."""
         sc = self.scene
         dg = bpy.context.evaluated_depsgraph_get()
         w, h = fr["res"]
         cam_loc = self.cam.matrix_world.translation
-        hand_names = {o.name for o in self.hand_parts}
+        blockers = {o.name for o in self.hand_parts} | {o.name for o in self.occluders}
         pixels, covered = {}, []
         for spot, (x, y) in self.board["spots"].items():
             p = Vector((x, y, surface_z(self.shape, x, y) + 0.003))
             v = world_to_camera_view(sc, self.cam, p)
             pixels[spot] = [v.x * w - 0.5, (1 - v.y) * h - 0.5]
-            if fr.get("hand"):
+            if fr.get("hand") or self.occluders:
                 d = p - cam_loc
                 hit, loc, nrm, idx, obj, mat = sc.ray_cast(dg, cam_loc, d.normalized(), distance=d.length - 0.001)
-                if hit and obj is not None and obj.name in hand_names:
+                if hit and obj is not None and obj.name in blockers:
                     covered.append(spot)
         with open(fr["out"] + ".json", "w") as f:
             json.dump({"pixels": pixels, "covered": covered}, f)

@@ -1,0 +1,198 @@
+"""The training scenes' draws (benchmarks/photoreal/training.py), without Blender.
+
+What a trainer relies on: a seed gives the same setups; every drawn value lies in the ranges
+docs/training-data.md gives; a held-out factor never reaches a training setup and is in every
+setup of its evaluation set; every picture's record holds the evaluation sets' fields and the
+factors it was drawn with.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import random
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import engine
+
+ROOT = Path(__file__).resolve().parent.parent
+N = 150  # setups drawn per check: every game, shape and material comes up
+
+
+def _training():
+    if "photoreal_training" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("photoreal_training",
+                                                      ROOT / "benchmarks" / "photoreal" / "training.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["photoreal_training"] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["photoreal_training"]
+
+
+@pytest.fixture(scope="module")
+def t():
+    return _training()
+
+
+@pytest.fixture(scope="module")
+def drawn(t):
+    return [t.draw_setup(7, i, t.parse_hold_out("none")) for i in range(N)]
+
+
+def test_a_seed_gives_the_same_setups_and_another_seed_others(t, drawn):
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT)
+    again = [t.draw_setup(7, i, t.parse_hold_out("none")) for i in range(N)]
+    assert again == drawn
+    assert [t.draw_setup(8, i, []) for i in range(10)] != drawn[:10]
+    # a setup depends on its index alone: a longer run keeps the shorter run's setups
+    assert t.draw_setup(7, 5, hold) == t.draw_setup(7, 5, hold)
+
+
+def test_every_drawn_value_lies_in_its_range(t, drawn):
+    for s in drawn:
+        assert s["family"] in ("men", "hanky")
+        assert len(s["colours"]) == s["players"] == (4 if s["game"] == "four-players" else
+                                                      engine.load(s["game"]).rules.colours)
+        assert t.LENS[0] <= s["lens"] <= t.LENS[1]
+        assert t.TILT[0] <= s["tilt"] <= t.TILT[1]
+        assert -180 <= s["turn"] <= 180 and t.ROLL[0] <= s["roll"] <= t.ROLL[1]
+        if s["family"] == "men":
+            assert tuple(s["res"]) in t.RESOLUTIONS
+            assert s["shape"] in t.SHAPES and s["material"] in t.MATERIALS
+            low, high = t.COIN_MM if s["shape"] == "coin" else t.HEIGHT_MM
+            assert t.HEIGHT_MM[0] <= low <= s["height_mm"] <= high <= t.HEIGHT_MM[1]
+            assert t.ACROSS[0] <= s["across"] <= t.ACROSS[1]
+            table = t.colour_table(s["material"])
+            assert all(c in table for c in s["colours"])
+            assert t.distinct([table[c] for c in s["colours"]]), s["colours"]
+            assert s["cloth"] is None
+        else:
+            assert tuple(s["res"]) in t.HANKY_RESOLUTIONS
+            assert s["cloth"] in t.CLOTH_COLOURS
+            assert t.RING_SCALE[0] <= s["ring_scale"] <= t.RING_SCALE[1]
+            assert t.distinct([t.PALETTE[c] for c in s["colours"]])
+
+
+def test_the_draws_cover_every_game_shape_material_and_colour_count(t, drawn):
+    assert {s["game"] for s in drawn} == {g for g, _, _ in t.GAMES}
+    men = [s for s in drawn if s["family"] == "men"]
+    assert {s["shape"] for s in men} == set(t.SHAPES)
+    assert {s["material"] for s in men} == set(t.MATERIALS)
+    assert {len(s["colours"]) for s in men} == {2, 3, 4}
+    assert any(set(s["colours"]) - {"white", "black"} for s in men)
+    assert any(s["colours"] in (["white", "black"], ["black", "white"]) for s in men)
+    assert len({s["cloth"] for s in drawn if s["family"] == "hanky"}) >= 5
+    turns = [abs(s["turn"]) for s in drawn]
+    assert max(turns) > 150 and min(turns) < 20
+    assert len({tuple(s["res"]) for s in drawn}) == len(t.RESOLUTIONS)
+
+
+def test_held_out_factors_never_reach_training_and_fill_their_own_sets(t):
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT + ",res:800x600,shape:coin")
+    assert [f.name for f in hold] == ["turn30", "wood", "colours:red-blue", "lens:45-50", "cloth:green",
+                                      "res:800x600", "shape:coin"]
+    train = [t.draw_setup(11, i, hold) for i in range(N)]
+    for s in train:
+        assert not [f.name for f in hold if f.applies(s["family"]) and f.matches(s)], s
+        assert abs(s["turn"]) <= 30 and s["lens"] < 45 and s.get("material") != "wood"
+    for f in hold:
+        sets = [t.draw_setup(12, i, hold, only=f) for i in range(12)]
+        for s in sets:
+            assert f.applies(s["family"]) and f.matches(s), (f.name, s)
+            others = [g.name for g in hold if g != f and g.applies(s["family"]) and g.matches(s)]
+            assert not others, (f.name, others)
+    # the factor's meaning, checked by hand for two of them
+    s = t.draw_setup(12, 0, hold, only=hold[0])
+    assert abs(s["turn"]) > 30
+    s = t.draw_setup(12, 0, hold, only=hold[2])
+    assert sorted(s["colours"][:2]) == ["blue", "red"] or {"red", "blue"} <= set(s["colours"])
+
+
+def test_factor_names_read_back_and_bad_ones_are_refused(t):
+    for text in ("turn30", "turn:10-40", "wood", "material:glass", "shape:stone", "colours:light-blue-navy",
+                 "lens:20-25", "tilt:30-45", "res:1920x1080", "cloth:white"):
+        [f] = t.parse_hold_out(text)
+        assert t.parse_hold_out(f.name) == [f]
+        assert "/" not in f.slug and ":" not in f.slug
+    assert t.parse_hold_out("none") == [] == t.parse_hold_out("")
+    for bad in ("turn", "colours:red-red", "colours:red-mauve", "lens:50-45", "cloth:plaid", "res:100x100", "x"):
+        with pytest.raises(SystemExit):
+            t.parse_hold_out(bad)
+
+
+def test_men_profiles_are_closed_and_as_tall_and_wide_as_drawn(t):
+    rng = random.Random(3)
+    for shape in t.SHAPES:
+        prof, stretch = t.profile(shape, 0.008, 0.006, rng)
+        assert prof[0] == [0, 0] and prof[-1][0] == 0
+        assert max(r for r, _ in prof) == pytest.approx(0.008)
+        assert max(z for _, z in prof) == pytest.approx(0.006)
+        assert (stretch is not None) == (shape == "stone")
+
+
+@pytest.fixture(scope="module")
+def setups(t, tmp_path_factory):
+    """One men and one Brain Hanky setup's board and frames (textures written, nothing rendered)."""
+    work = tmp_path_factory.mktemp("train")
+    out = {}
+    for i in range(40):
+        s = t.draw_setup(21, i, [])
+        if s["family"] not in out and s["game"] != "four-players":
+            out[s["family"]] = (s, *t.setup_frames(t.setup_name(i, s), s, work, 6, "test"))
+        if len(out) == 2:
+            return out
+    raise AssertionError("no men and hanky setups in 40 draws")
+
+
+def test_a_setup_has_its_calibration_pictures_then_frames_with_drawn_light_and_faults(t, setups):
+    for family, (s, board, frames) in setups.items():
+        kinds = [f["kind"] for f in frames]
+        assert kinds == ["calibration-empty", "calibration-pieces"] + ["frame"] * 6
+        assert frames[0]["position"] == {} and frames[1]["position"]
+        game = engine.load(frames[0]["game"])
+        for f in frames:
+            assert set(f["position"]) <= set(game.rules.spots) == set(board["spots"])
+            assert len(f["pieces"]) == len(f["position"])
+            assert f["factors"]["game"] == s["game"] and f["res"] == s["res"]
+            assert 0 <= len(f["lamps"]) <= 3 and f["light"] in ("lamps", "daylight", "mixed")
+            assert all(t.KELVIN[0] <= lp["kelvin"] <= t.KELVIN[1] for lp in f["lamps"])
+            assert f["lamps"] or f["window"]
+            assert 70 <= f["jpeg_quality"] <= 95 and f["focus"] >= 0
+            for o in f["occluders"]:
+                assert o["kind"] in ("cup", "arm")
+        assert all(f["focus"] == 0 and f["motion"] is None and f["hand"] is None for f in frames[:2])
+        if family == "men":
+            look = next(iter(frames[0]["looks"].values()))
+            assert look["shape"] == "lathe" and look["form"] == s["shape"]
+            assert look["size"][1] == pytest.approx(s["height_mm"] / 1000)
+
+
+def test_a_finished_picture_records_the_evaluation_sets_fields_and_its_factors(t, setups, tmp_path):
+    """``finish`` on a stand-in render: a grey picture and the spots' pixels of a board turned
+    40 degrees counter-clockwise in it."""
+    s, board, frames = setups["men"]
+    f = dict(frames[3], out=str(tmp_path / "f03"), k1=0.0)
+    w, h = f["res"]
+    cv2.imwrite(f["out"] + ".png", np.full((h, w, 3), 128, np.uint8))
+    a = math.radians(40)
+    scale = 0.5 * h / max(board["width"], board["height"])
+    pixels = {n: [w / 2 + (x * math.cos(a) - y * math.sin(a)) * scale, h / 2 - (x * math.sin(a) + y * math.cos(a)) * scale]
+              for n, (x, y) in board["spots"].items()}
+    Path(f["out"] + ".json").write_text(json.dumps({"pixels": pixels, "covered": []}))
+    rec = t.finish(f, tmp_path / "set", board["spots"])
+    img = cv2.imread(str(tmp_path / "set" / rec["file"]))
+    assert img is not None and (img.shape[1], img.shape[0]) == (w, h)
+    evaluation_fields = {"game", "setup", "kind", "position", "exposure", "camera", "lamp", "window", "world", "k1",
+                         "noise", "jpeg_quality", "res", "samples", "file", "hand", "hand_pose", "covered",
+                         "spots_outside_frame", "pixels", "looks"}
+    assert evaluation_fields <= set(rec)
+    assert {"factors", "lamps", "kelvins", "light", "wb", "focus", "motion", "occluders", "turn_measured"} <= set(rec)
+    assert rec["turn_measured"] == pytest.approx(40, abs=0.1)
+    assert set(rec["pixels"]) == set(board["spots"]) and rec["hand"] is False
+    json.dumps(rec)  # a set.json record: plain JSON
