@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet train-data heldout-data
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +42,7 @@ mutation: $(STAMP)
 # TRAIN_DATA and the photoreal dev set (validation figures only). About an hour on one core.
 # TRAIN_ARGS: the committed model's (vision/models/spotnet.json, "command"); --setups 0 trains on
 # every rendered setup there is.
-TRAIN_DATA ?= benchmarks/data/train
+TRAIN_DATA ?= build/train-data
 VAL_DATA ?= benchmarks/data/photoreal/dev
 TRAIN_ARGS ?= --setups 12 --rendered 0.5 --synth 800 --steps 3500 --tint 0.1 --seed 31
 train-reader: $(STAMP)
@@ -102,6 +102,26 @@ PHOTOREAL_SETS ?= dev holdout blind blind2 blind3 blind4 blind5 blind6 blind7 bl
 photoreal: $(STAMP)
 	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make photoreal needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
 	for s in $(PHOTOREAL_SETS); do $(BIN)/python benchmarks/photoreal/make_set.py $$s --threads 2 || exit 1; done
+
+# Training scenes for a learned reader (docs/training-data.md): TRAIN_SCENES setups of random games,
+# men, materials, colours, cloths, cameras and lamps, each two calibration pictures and 8 frames,
+# without the held-out factors TRAIN_HOLD_OUT; seeded and resumable (stop it and run it again), never
+# committed. `make heldout-data` renders a set of HELDOUT_SCENES setups per held-out factor, each with
+# that factor and no other. One Blender thread by default (TRAIN_THREADS): minutes per setup.
+# TRAIN_DATA (build/train-data) is set above, where make train-reader reads it.
+HELDOUT_DATA ?= build/heldout-data
+TRAIN_SCENES ?= 60
+HELDOUT_SCENES ?= 6
+TRAIN_SEED ?= 40040
+TRAIN_THREADS ?= 1
+TRAIN_HOLD_OUT ?= turn30,wood,colours:red-blue,lens:45-50,cloth:green
+train-data: $(STAMP)
+	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make train-data needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
+	$(BIN)/python benchmarks/photoreal/make_set.py train --setups $(TRAIN_SCENES) --seed $(TRAIN_SEED) --hold-out $(TRAIN_HOLD_OUT) --threads $(TRAIN_THREADS) --out $(TRAIN_DATA)
+
+heldout-data: $(STAMP)
+	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make heldout-data needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
+	$(BIN)/python benchmarks/photoreal/make_set.py heldout --setups $(HELDOUT_SCENES) --seed $(TRAIN_SEED) --hold-out $(TRAIN_HOLD_OUT) --threads $(TRAIN_THREADS) --out $(HELDOUT_DATA)
 
 # The stored photoreal sets that have left the work tree (docs/photoreal.md), brought back from
 # the last commit that held them all. They come back as untracked files (benchmarks/data/photoreal/
