@@ -196,3 +196,17 @@ def test_a_finished_picture_records_the_evaluation_sets_fields_and_its_factors(t
     assert rec["turn_measured"] == pytest.approx(40, abs=0.1)
     assert set(rec["pixels"]) == set(board["spots"]) and rec["hand"] is False
     json.dumps(rec)  # a set.json record: plain JSON
+
+
+def test_a_cloth_of_another_colour_keeps_the_prints_webs_and_markers(t, tmp_path):
+    blue = cv2.imread(t.cloth_texture("brain-hanky", tmp_path, "blue")["texture"])
+    ground = np.all(blue == t.CLOTH_COLOURS["blue"], axis=2)
+    white = np.all(blue == 255, axis=2)  # the markers' quiet zones and the margins
+    for cloth in ("yellow", "black"):
+        img = cv2.imread(t.cloth_texture("brain-hanky", tmp_path, cloth)["texture"])
+        assert img.shape == blue.shape
+        assert np.abs(img[ground].astype(int) - t.CLOTH_COLOURS[cloth]).max() <= 1
+        assert img[white].min() >= 254
+        # the webs (neither ground nor white) still differ from the ground
+        webs = ~ground & ~white
+        assert np.abs(img[webs].astype(int) - t.CLOTH_COLOURS[cloth]).max(axis=1).mean() > 60
