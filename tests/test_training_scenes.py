@@ -102,9 +102,11 @@ def test_held_out_factors_never_reach_training_and_fill_their_own_sets(t):
         assert not [f.name for f in hold if f.applies(s["family"]) and f.matches(s)], s
         assert abs(s["turn"]) <= 30 and s["lens"] < 45 and s.get("material") != "wood"
     for f in hold:
-        sets = [t.draw_setup(12, i, hold, only=f) for i in range(12)]
+        sets = [t.draw_setup(12, i, hold, only=f) for i in range(30)]
         for s in sets:
             assert f.applies(s["family"]) and f.matches(s), (f.name, s)
+            table = t.colour_table(s["material"]) if s["family"] == "men" else t.PALETTE
+            assert t.distinct([table[c] for c in s["colours"]]), (f.name, s["colours"])
             others = [g.name for g in hold if g != f and g.applies(s["family"]) and g.matches(s)]
             assert not others, (f.name, others)
     # the factor's meaning, checked by hand for two of them
@@ -210,3 +212,16 @@ def test_a_cloth_of_another_colour_keeps_the_prints_webs_and_markers(t, tmp_path
         # the webs (neither ground nor white) still differ from the ground
         webs = ~ground & ~white
         assert np.abs(img[webs].astype(int) - t.CLOTH_COLOURS[cloth]).max(axis=1).mean() > 60
+
+
+def test_a_forced_colour_pair_keeps_three_and_four_colours_apart(t):
+    [pair] = t.parse_hold_out("colours:red-blue")
+    rng = random.Random(5)
+    many = []
+    while len(many) < 40:
+        s = t.draw_factors(rng, "men")
+        if s["players"] > 2:
+            many.append(pair.force(s, rng))
+    for s in many:
+        assert {"red", "blue"} <= set(s["colours"]) and len(s["colours"]) == s["players"]
+        assert t.distinct([t.PALETTE[c] for c in s["colours"]]), s["colours"]

@@ -200,10 +200,16 @@ class Factor:
             s[k] = rng.uniform(*a)
         elif k == "res":
             s["res"] = list(a)
-        elif k == "colours":
-            others = [c for c in s["colours"] if c not in a][: len(s["colours"]) - 2]
-            s["colours"] = list(a) + others
-            rng.shuffle(s["colours"])
+        elif k == "colours":  # the pair, and for three or four players others apart from it
+            rest = [c for c in sorted(PALETTE) if c not in a]
+            for _ in range(500):
+                chosen = list(a) + rng.sample(rest, len(s["colours"]) - 2)
+                if distinct([PALETTE[c] for c in chosen]):
+                    break
+            else:
+                raise RuntimeError(f"no colours apart from {a}")
+            rng.shuffle(chosen)
+            s["colours"] = chosen
             if s["family"] == "men" and s["material"] not in ("matte", "glossy", "glass"):
                 s["material"] = rng.choice(("matte", "glossy"))
         elif k == "material":
