@@ -51,7 +51,8 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=3)
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args(argv)
-    print(f"training pictures: {args.setups} setups of {args.frames} frames and 2 calibration pictures, seed {args.seed}")
+    print(f"training pictures: {args.setups} setups of {args.frames} frames and 2 calibration pictures, "
+          f"seed {args.seed}")
     for th in args.threads:
         with tempfile.TemporaryDirectory(prefix="train-render-") as tmp:
             m = run(th, args.setups, args.frames, args.seed, Path(tmp) / "set")

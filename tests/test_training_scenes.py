@@ -184,8 +184,8 @@ def test_a_finished_picture_records_the_evaluation_sets_fields_and_its_factors(t
     cv2.imwrite(f["out"] + ".png", np.full((h, w, 3), 128, np.uint8))
     a = math.radians(40)
     scale = 0.5 * h / max(board["width"], board["height"])
-    pixels = {n: [w / 2 + (x * math.cos(a) - y * math.sin(a)) * scale, h / 2 - (x * math.sin(a) + y * math.cos(a)) * scale]
-              for n, (x, y) in board["spots"].items()}
+    pixels = {n: [w / 2 + (x * math.cos(a) - y * math.sin(a)) * scale,
+                  h / 2 - (x * math.sin(a) + y * math.cos(a)) * scale] for n, (x, y) in board["spots"].items()}
     Path(f["out"] + ".json").write_text(json.dumps({"pixels": pixels, "covered": []}))
     rec = t.finish(f, tmp_path / "set", board["spots"])
     img = cv2.imread(str(tmp_path / "set" / rec["file"]))

@@ -264,7 +264,8 @@ def parse_hold_out(text: str | None) -> list[Factor]:
             raise SystemExit(
                 f"hold-out factor {word!r} not understood: use turn30, turn:A-B, wood, material:M "
                 f"({', '.join(MATERIALS)}), shape:S ({', '.join(SHAPES)}), colours:A-B (of {', '.join(PALETTE)}), "
-                f"lens:A-B (mm, within {LENS[0]:g}-{LENS[1]:g}), tilt:A-B, res:WxH, cloth:C ({', '.join(CLOTH_COLOURS)})"
+                f"lens:A-B (mm, within {LENS[0]:g}-{LENS[1]:g}), tilt:A-B, res:WxH, "
+                f"cloth:C ({', '.join(CLOTH_COLOURS)})"
             ) from None
         out.append(f)
     return out
