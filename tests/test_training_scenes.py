@@ -173,6 +173,17 @@ def test_a_setup_has_its_calibration_pictures_then_frames_with_drawn_light_and_f
             look = next(iter(frames[0]["looks"].values()))
             assert look["shape"] == "lathe" and look["form"] == s["shape"]
             assert look["size"][1] == pytest.approx(s["height_mm"] / 1000)
+            assert 2 * look["size"][0] <= s["across"] * 0.0225 + 1e-9
+
+
+def test_men_are_no_wider_than_a_board_unit_where_points_lie_far_apart(t, tmp_path):
+    """Tapatan's points lie three units (67.5 mm) apart: its men are as wide as other boards'."""
+    s = {**t.draw_factors(random.Random(1), "men"), "game": "tapatan", "players": 2, "across": 0.9,
+         "colours": ["white", "black"], "material": "matte"}
+    tex = t.texture(s, tmp_path)
+    assert t.spacing(tex["spots"]) == pytest.approx(0.0675)
+    looks = t.looks_of(s, engine.load("tapatan"), tex, random.Random(2))
+    assert all(lk["size"][0] == pytest.approx(0.9 * 0.0225 / 2) for lk in looks.values())
 
 
 def test_a_finished_picture_records_the_evaluation_sets_fields_and_its_factors(t, setups, tmp_path):

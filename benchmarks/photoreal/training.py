@@ -68,7 +68,7 @@ SHAPES = ("flat", "bevelled", "domed", "stone", "coin")
 MATERIALS = ("matte", "glossy", "metal", "wood", "glass")
 HEIGHT_MM = (2.0, 12.0)  # men's height
 COIN_MM = (2.0, 3.5)  # a coin's height (within HEIGHT_MM)
-ACROSS = (0.50, 0.95)  # men's width, of the spacing between the nearest spots
+ACROSS = (0.50, 0.95)  # men's width, of the spacing between the nearest spots (at most one board unit)
 TILT = (0.0, 45.0)  # camera from vertical, degrees
 TURN = (-180.0, 180.0)  # the board's turn in the picture, degrees (counter-clockwise)
 ROLL = (-8.0, 8.0)  # of it, the camera's roll about its axis
@@ -412,7 +412,9 @@ def looks_of(s: dict, game, tex: dict, rng: random.Random) -> dict:
     looks = {}
     kinds = ("man",) if s["game"] == "four-players" else game.rules.piece_kinds
     if s["family"] == "men":
-        r = s["across"] * spacing(tex["spots"]) / 2
+        # of the spacing, but no wider than a board unit allows: tapatan's and three men's
+        # morris's points lie three units apart, and their players use the other boards' men
+        r = s["across"] * min(spacing(tex["spots"]), tex["mm_per_unit"] * MM) / 2
         h = s["height_mm"] * MM
         prof, stretch = profile(s["shape"], r, h, rng)
         for owner in range(1, s["players"] + 1):
