@@ -139,9 +139,14 @@ def test_men_profiles_are_closed_and_as_tall_and_wide_as_drawn(t):
 
 
 @pytest.fixture(scope="module")
-def setups(t, tmp_path_factory):
+def work(tmp_path_factory):
+    """One folder for the module's board prints (a Brain Hanky print takes a second to write)."""
+    return tmp_path_factory.mktemp("train")
+
+
+@pytest.fixture(scope="module")
+def setups(t, work):
     """One men and one Brain Hanky setup's board and frames (textures written, nothing rendered)."""
-    work = tmp_path_factory.mktemp("train")
     out = {}
     for i in range(40):
         s = t.draw_setup(21, i, [])
@@ -176,11 +181,11 @@ def test_a_setup_has_its_calibration_pictures_then_frames_with_drawn_light_and_f
             assert 2 * look["size"][0] <= s["across"] * 0.0225 + 1e-9
 
 
-def test_men_are_no_wider_than_a_board_unit_where_points_lie_far_apart(t, tmp_path):
+def test_men_are_no_wider_than_a_board_unit_where_points_lie_far_apart(t, work):
     """Tapatan's points lie three units (67.5 mm) apart: its men are as wide as other boards'."""
     s = {**t.draw_factors(random.Random(1), "men"), "game": "tapatan", "players": 2, "across": 0.9,
          "colours": ["white", "black"], "material": "matte"}
-    tex = t.texture(s, tmp_path)
+    tex = t.texture(s, work)
     assert t.spacing(tex["spots"]) == pytest.approx(0.0675)
     looks = t.looks_of(s, engine.load("tapatan"), tex, random.Random(2))
     assert all(lk["size"][0] == pytest.approx(0.9 * 0.0225 / 2) for lk in looks.values())
@@ -211,12 +216,12 @@ def test_a_finished_picture_records_the_evaluation_sets_fields_and_its_factors(t
     json.dumps(rec)  # a set.json record: plain JSON
 
 
-def test_a_cloth_of_another_colour_keeps_the_prints_webs_and_markers(t, tmp_path):
-    blue = cv2.imread(t.cloth_texture("brain-hanky", tmp_path, "blue")["texture"])
+def test_a_cloth_of_another_colour_keeps_the_prints_webs_and_markers(t, work):
+    blue = cv2.imread(t.cloth_texture("brain-hanky", work, "blue")["texture"])
     ground = np.all(blue == t.CLOTH_COLOURS["blue"], axis=2)
     white = np.all(blue == 255, axis=2)  # the markers' quiet zones and the margins
     for cloth in ("yellow", "black"):
-        img = cv2.imread(t.cloth_texture("brain-hanky", tmp_path, cloth)["texture"])
+        img = cv2.imread(t.cloth_texture("brain-hanky", work, cloth)["texture"])
         assert img.shape == blue.shape
         assert np.abs(img[ground].astype(int) - t.CLOTH_COLOURS[cloth]).max() <= 1
         assert img[white].min() >= 254

@@ -24,6 +24,7 @@ in every setup (``Factor.force``) and none of the other held-out factors. The re
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -298,7 +299,9 @@ def draw_game(rng: random.Random, family: str | None = None) -> tuple[str, str]:
     return name, fam
 
 
+@functools.lru_cache(maxsize=None)
 def players(game_name: str) -> int:
+    """How many colours of men the game has (loading a game is slow for thousands of draws)."""
     return 4 if game_name == "four-players" else engine.load(game_name).rules.colours
 
 
@@ -443,14 +446,20 @@ def looks_of(s: dict, game, tex: dict, rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------- boards
+@functools.lru_cache(maxsize=None)
+def printed(game_name: str, work: Path, cloth: str = "white") -> dict:
+    """``make_set.board_texture``, written once per game, cloth and folder."""
+    return ms.board_texture(game_name, work, cloth)
+
+
 def cloth_texture(game_name: str, work: Path, cloth: str) -> dict:
     """The Brain Hanky print on a cloth of colour ``cloth``: the blue print's ground recoloured,
     with the white print's webs on light cloths (where the blue print's light webs would vanish)
     and the blue print's on dark ones; the markers' white stays white."""
-    blue = ms.board_texture(game_name, work, "blue")
+    blue = printed(game_name, work, "blue")
     if cloth == "blue":
         return blue
-    white = ms.board_texture(game_name, work, "white")
+    white = printed(game_name, work, "white")
     path = work / "textures" / f"{game_name}-{cloth}.png"
     if not path.exists():
         b = cv2.imread(blue["texture"]).astype(np.float32)
@@ -464,17 +473,10 @@ def cloth_texture(game_name: str, work: Path, cloth: str) -> dict:
     return {**blue, "texture": str(path.resolve())}
 
 
-_TEXTURES: dict = {}
-
-
 def texture(s: dict, work: Path) -> dict:
-    """The board's print (written once per game and cloth and run)."""
+    """The setup's board print."""
     board = FOUR_PLAYERS_BOARD if s["game"] == "four-players" else s["game"]
-    key = (str(work), board, s.get("cloth"))
-    if key not in _TEXTURES:
-        _TEXTURES[key] = cloth_texture(board, work, s["cloth"]) if s["family"] == "hanky" else \
-            ms.board_texture(board, work)
-    return _TEXTURES[key]
+    return cloth_texture(board, work, s["cloth"]) if s["family"] == "hanky" else printed(board, work)
 
 
 def place(position: dict, tex: dict, looks: dict, rng: random.Random) -> list[dict]:
