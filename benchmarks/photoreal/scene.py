@@ -104,13 +104,24 @@ def metal(name, rgb, rough):
     return m
 
 
-def glass(name, rgb, rough):
-    """Coloured glass (or clear, frosted with ``rough``): the training scenes' glass men."""
+def glass(name, rgb, rough, opacity=0.6):
+    """Coloured glass as a glossy tinted body partly seen through (a transparent share of
+    ``1 - opacity``, tinted by the colour): the training scenes' glass men. Not a refracting
+    solid: without caustics Cycles leaves the paper under such a man in full shadow, and the
+    man looks black whatever his colour."""
     m, nt, b = node_mat(name)
     set_input(b, "Base Color", (*rgb, 1))
-    set_input(b, "Transmission", 1.0)
-    set_input(b, "IOR", 1.5)
     set_input(b, "Roughness", rough)
+    set_input(b, "Clearcoat", 1.0)
+    set_input(b, "Clearcoat Roughness", 0.03)
+    clear = nt.nodes.new("ShaderNodeBsdfTransparent")
+    clear.inputs["Color"].default_value = (*[c ** 0.5 for c in rgb], 1)
+    mix = nt.nodes.new("ShaderNodeMixShader")
+    mix.inputs["Fac"].default_value = opacity
+    out = nt.nodes["Material Output"]
+    nt.links.new(clear.outputs["BSDF"], mix.inputs[1])
+    nt.links.new(b.outputs["BSDF"], mix.inputs[2])
+    nt.links.new(mix.outputs["Shader"], out.inputs["Surface"])
     return m
 
 
@@ -382,6 +393,10 @@ class Scene:
         sc.cycles.caustics_reflective = False
         sc.cycles.caustics_refractive = False
         sc.cycles.blur_glossy = 1.0
+        # a board may ask for more bounces (the training scenes' glass men: light passes through
+        # two faces of a man and back from the paper under him, and at four bounces he goes dark)
+        for name, n in board.get("bounces", {}).items():
+            setattr(sc.cycles, f"{name}_bounces", n)
         sc.render.use_persistent_data = True
         sc.render.image_settings.file_format = "PNG"
         sc.render.image_settings.color_mode = "RGB"
@@ -464,7 +479,7 @@ class Scene:
             elif kind == "metal":
                 self.mats[key] = metal(name, spec["rgb"], spec["rough"])
             elif kind == "glass":
-                self.mats[key] = glass(name, spec["rgb"], spec["rough"])
+                self.mats[key] = glass(name, spec["rgb"], spec["rough"], spec.get("opacity", 0.6))
             else:
                 raise ValueError(kind)
         return self.mats[key]

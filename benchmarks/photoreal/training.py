@@ -397,8 +397,8 @@ def men_material(material: str, colour: str, rng: random.Random) -> dict:
     if material == "wood":  # varnished or oiled, with grain
         return {"type": "wood", "rgb": rgb, "rough": rng.uniform(0.25, 0.6), "clearcoat": rng.uniform(0.0, 1.0),
                 "seed": rng.uniform(0, 10)}
-    if material == "glass":
-        return {"type": "glass", "rgb": rgb, "rough": rng.uniform(0.0, 0.3)}
+    if material == "glass":  # clear to frosted, a third to a half seen through
+        return {"type": "glass", "rgb": rgb, "rough": rng.uniform(0.02, 0.3), "opacity": rng.uniform(0.5, 0.7)}
     raise ValueError(material)
 
 
@@ -516,7 +516,7 @@ def lighting(d: "ms.Draw", centre_h: float, extent: float, kind: str | None = No
         az = d.u(0, 2 * math.pi)
         dist, h = d.u(1.0, 1.8), d.u(0.5, 1.2)
         window = {"pos": [dist * math.cos(az), dist * math.sin(az), h], "size": [d.u(0.8, 1.4), d.u(0.9, 1.5)],
-                  "power": d.u(300, 900) * (dist * dist + h * h) / 2.0 * (1.6 if kind == "daylight" else 1.0),
+                  "power": d.u(150, 500) * (dist * dist + h * h) / 2.0 * (1.3 if kind == "daylight" else 1.0),
                   "rgb": ms.kelvin_rgb(6500), "kelvin": 6500}
     world = {"rgb": [0.8, 0.85, 1.0], "strength": d.u(0.1, 0.35) if kind != "lamps" else d.u(0.03, 0.15)}
     return {"light": kind, "lamps": lamps, "window": window, "world": world,
@@ -601,7 +601,7 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
              "surface": "cloth" if hanky else "paper",
              "tint": [d.u(0.92, 1.0)] * 3 if hanky else [d.u(0.9, 0.97), d.u(0.9, 0.96), d.u(0.85, 0.93)],
              "rough": d.u(0.75, 0.95) if hanky else d.u(0.45, 0.7), "shape": ms.surface(tex, rng),
-             "spots": tex["spots"], "rest": True,
+             "spots": tex["spots"], "rest": True, "bounces": {"max": 12, "transmission": 8},
              "table": table(d)}
     cam = camera(d, s, extent)
     centre_h = 1.3 if hanky else 0.7
