@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/photoreal/make_set.py dev        # or holdout, game
     .venv/bin/python benchmarks/photoreal/make_set.py dev --threads 1 --work /tmp/photoreal
+    .venv/bin/python benchmarks/photoreal/make_set.py train --setups 60 --out DIR   # training scenes
+    .venv/bin/python benchmarks/photoreal/make_set.py heldout --setups 6 --out DIR  # held-out factors
+
+(``train`` and ``heldout``: ``training.py``, docs/training-data.md.)
 
 Draws everything random from the set's seed (camera poses, lamps, exposures, piece sets, the
 positions: random legal playouts of ``engine``), writes the boards as users print them
