@@ -8,8 +8,9 @@ A game's board on the play screen is drawn by the text drawer of its board's sty
 (``TEXT_BOARDS``, keyed by ``BoardGraph.style``): HTJB boards as above; Brain Hanky's cloth,
 whose hundreds of points would not fit a line drawing, as its spots coloured by the pieces on
 them (``hardware.terminal.BoardText``, the same grid the LED board is drawn on); the two-grid
-gem game's two grids each in its side's colour, red gems ◆ and blue ◇. A style with no drawer of its own is drawn as
-lines and points.
+gem game's two grids each in its side's colour, red gems ◆ and blue ◇; Brainmaster's rows of code
+and indicator pegs and the five circles' tracks of symbols (``arbiter.textboard_pegs``). A style
+with no drawer of its own is drawn as lines and points.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from rich.text import Text
 from engine.boards import BoardGraph
 from hardware.palette import OFF
 from hardware.terminal import BoardText
+
+from .textboard_pegs import brainmaster_text, circles_text
 
 GLYPHS = {1: "●", 2: "○", 3: "▲", 4: "■"}
 STYLES = {1: "bold bright_white", 2: "bold red", 3: "bold green", 4: "bold blue"}
@@ -197,16 +200,17 @@ def twin_grids_text(board: BoardGraph, position: Mapping[str, object] | None = N
 
 
 # Board style -> its own line drawing, used by ``board_text`` in place of the HTJB one.
-BOARD_TEXTS: dict[str, Callable[..., Text]] = {"twin-grids": twin_grids_text}
+BOARD_TEXTS: dict[str, Callable[..., Text]] = {"twin-grids": twin_grids_text, "brainmaster": brainmaster_text,
+                                               "circles": circles_text}
 
 
-def _twin_text(game, position, highlight, layout, spots) -> Text:
-    return twin_grids_text(game.board, position, highlight=highlight)
+def _own_text(game, position, highlight, layout, spots) -> Text:
+    return BOARD_TEXTS[game.board.style](game.board, position, highlight=highlight)
 
 
 # Board style -> how a position on a board of that style is drawn in the terminal.
 TEXT_BOARDS: dict[str, Callable[..., Text]] = {"htjb": _lines_text, "brain-hanky": _cloth_text,
-                                              "twin-grids": _twin_text}
+                                              **{style: _own_text for style in BOARD_TEXTS}}
 
 
 def game_text(game, position: Mapping[str, Any], highlight: tuple[str, ...] = (), *, layout, spots) -> Text:

@@ -16,13 +16,17 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-DICTIONARY_ID = cv2.aruco.DICT_4X4_50
+# DICT_4X4_100's first 50 markers are DICT_4X4_50's (OpenCV's 4x4 dictionaries are prefixes of each
+# other), so boards printed when the project used the 50-marker one still read; 100 ids leave room
+# for 25 blocks of four.
+DICTIONARY_ID = cv2.aruco.DICT_4X4_100
 MARKER_FRACTION = 0.12  # marker side as a share of the board's larger span
 GAP_FRACTION = 0.05  # gap between the board's extent and a marker, as a share of the span
 
-# Stable id blocks per board family (ids 0..49 exist in DICT_4X4_50: 12 blocks of four).
+# Stable id blocks per board family (ids 0..99 exist in DICT_4X4_100: 25 blocks of four). Append only:
+# a block once printed keeps its ids.
 _ID_BLOCKS = ("morris9", "morabaraba", "morris6", "morris6x", "morris7", "saba", "three",
-              "three-plain", "tableaux", "brain-hanky", "twin-grids")
+              "three-plain", "tableaux", "brain-hanky", "twin-grids", "brainmaster", "circles")
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,33 @@ def dictionary() -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(DICTIONARY_ID)
 
 
+def _peg_holes(board) -> list[tuple[float, float]]:
+    """The corners of Brainmaster's holes with their pegs' reach, the code row's included."""
+    from .render_pegs import CODE_PEG_R, geometry  # lazily: the renderer is not needed otherwise
+
+    x0, y0, x1, y1 = board.bounds()
+    top = max(y for _, y in geometry(board).code_holes.values())
+    r = CODE_PEG_R + 0.04  # a ring's ink too
+    return [(x0 - r, y0 - r), (x1 + r, top + r)]
+
+
+# Board style -> places beyond the graph's points that a print and the camera must still cover:
+# Brainmaster's code row (under its cover in play, but printed and read before the cover goes on),
+# and its printed holes' rings, which reach further out than their centres.
+OFF_GRAPH_HOLES = {"brainmaster": _peg_holes}
+
+
 def board_extent(board) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1): the play area. A periodic board shows one whole period."""
+    """(x0, y0, x1, y1): the play area. A periodic board shows one whole period; a style's holes
+    off the graph (``OFF_GRAPH_HOLES``) are inside it."""
     period = getattr(board, "period", None)
     if period:
         return (0.0, 0.0, float(period), float(period))
-    return board.bounds()
+    x0, y0, x1, y1 = board.bounds()
+    extra = OFF_GRAPH_HOLES.get(getattr(board, "style", ""))
+    for x, y in (extra(board) if extra else ()):
+        x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+    return (x0, y0, x1, y1)
 
 
 def marker_ids(board) -> tuple[int, int, int, int]:

@@ -21,7 +21,9 @@ import numpy as np
 from engine.boards import BoardGraph, brain_hanky_for
 
 from .render import render_board
+from .render_circles import render_circles
 from .render_hanky import render_hanky
+from .render_pegs import render_pegs
 
 
 def _draw_htjb(board: BoardGraph, position: Mapping[str, Any] | None, *, title: str | None = None,
@@ -42,8 +44,10 @@ def _draw_hanky(board: BoardGraph, position: Mapping[str, Any] | None, *, title:
 # Board style -> how to draw a board of that style with a position on it.
 # The two-grid gem game's board is lines and points too: the HTJB renderer draws each grid in its
 # side's colour (``render.POINT_INKS``).
+# Brainmaster's holes and pegs and the circles' tracks of symbols have renderers of their own.
 DRAWERS: dict[str, Callable[..., np.ndarray]] = {"htjb": _draw_htjb, "brain-hanky": _draw_hanky,
-                                                 "twin-grids": _draw_htjb}
+                                                 "twin-grids": _draw_htjb, "brainmaster": render_pegs,
+                                                 "circles": render_circles}
 
 
 def draw(board: BoardGraph, position: Mapping[str, Any] | None = None, **kw: Any) -> np.ndarray:

@@ -55,6 +55,13 @@ UNIT_MM: dict[str, float] = {
     # between the grids 15.9 mm, room for gems up to about 13 mm across. The 11-gem board prints
     # 173 mm square with its markers (one A4 sheet); the 15-gem board 236 mm (A3, or tiled on A4).
     "twin-grids": 11.25,
+    # Brainmaster: one unit = the code holes' pitch. 15 mm takes code pegs up to about 11 mm across
+    # and indicator pegs up to 4.5 mm; the 12-row board prints about 240 mm tall with its markers (A4).
+    "brainmaster": 15.0,
+    # Thinking In Circles: one unit = a track's radius, its 14 spaces 0.45 units apart. At 21 mm the
+    # five tracks and markers make a 188 mm square (one A4 sheet) and a space is 9.4 mm from the
+    # next, room for tokens up to about 8 mm; ``unit_mm`` prints it larger, tiled.
+    "circles": 21.0,
 }
 """Millimetres per board unit, per board family."""
 
@@ -222,6 +229,25 @@ def _draw_htjb(canvas: np.ndarray, layout: PrintLayout, labels: bool) -> None:
         _draw_htjb_labels(canvas, layout, style)
 
 
+def _own_drawing(draw):
+    """A style's own print drawing (``draw(canvas, frame, board, labels)``) at the layout's transform."""
+    def drawer(canvas: np.ndarray, layout: PrintLayout, labels: bool) -> None:
+        from .board_frame import Frame
+
+        frame = Frame(0.0, 0.0, layout.px_per_unit, layout.col0, layout.row0, layout.width, layout.height)
+        draw(canvas, frame, layout.board, labels)
+    return drawer
+
+
+def _print_drawers() -> dict[str, Any]:
+    """Board style -> how its board is printed; a style not named here prints as lines and points
+    (``_draw_htjb``). Brainmaster's holes and the circles' symbols have drawings of their own."""
+    from .render_circles import draw_circles_print
+    from .render_pegs import draw_pegs_print
+
+    return {"brainmaster": _own_drawing(draw_pegs_print), "circles": _own_drawing(draw_circles_print)}
+
+
 def _label_directions(board, name: str) -> list[tuple[float, float, float]]:
     """render.py's sixteen label directions (dx, dy, clearance), best first, by its own ranking."""
     from .render import _delta, board_extent
@@ -386,7 +412,7 @@ def render_printable(game_name_or_board, dpi: float = 150, labels: bool = True, 
     if hboard is not None:
         _draw_hanky(canvas, layout, hboard, labels, look)
     else:
-        _draw_htjb(canvas, layout, labels)
+        _print_drawers().get(graph.style, _draw_htjb)(canvas, layout, labels)
     _draw_footer(canvas, layout)
     _draw_markers(canvas, layout)  # last: nothing may draw over a marker or its quiet zone
     return canvas, layout

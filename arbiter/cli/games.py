@@ -85,7 +85,7 @@ def replay_cmd(file: str, as_json: bool, steps_limit: int) -> None:
     else:
         st = outcome.state
         console.print(board_text(outcome.game.board, st.position(),
-                                 highlight=_step_points(st.last) if st.last else ()))
+                                 highlight=_last_points(st)))
         stacks = outcome.stacks()
         if stacks:  # the board shows only the top pieces
             console.print("stacks (bottom first): " + "; ".join(
@@ -120,6 +120,12 @@ def render(file: str, out: str, labels: bool) -> None:
         fail(f"cannot write {out}: {exc}")
     note = "" if outcome.legal else f" (stopped at illegal step {outcome.illegal['index'] + 1})"
     console.print(f"wrote {out}: {outcome.game.name} after {outcome.applied} steps{note}")
+
+
+def _last_points(state) -> tuple[str, ...]:
+    """The spots of the step that led to ``state`` (none for a family whose states keep no ``last``)."""
+    last = getattr(state, "last", None)
+    return _step_points(last) if last else ()
 
 
 def _step_points(step) -> tuple[str, ...]:

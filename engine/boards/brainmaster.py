@@ -81,4 +81,17 @@ def brainmaster_board(rows: int = 10, pegs: int = 4) -> BrainmasterBoard:
     return BrainmasterBoard(rows, pegs, graph, code_holes)
 
 
-__all__ = ["BrainmasterBoard", "brainmaster_board"]
+def brainmaster_for(graph: BoardGraph) -> BrainmasterBoard:
+    """The ``BrainmasterBoard`` whose graph is ``graph`` (rows and pegs read off its name): what a
+    picture or a print of the graph needs beyond it (the code row). ValueError for another board."""
+    try:
+        rows, pegs = (int(v) for v in graph.name.removeprefix("brainmaster-").split("x"))
+        geo = brainmaster_board(rows, pegs)
+    except ValueError:
+        raise ValueError(f"{graph.name} is not a Brainmaster board (brainmaster-<rows>x<pegs>)") from None
+    if geo.graph.name != graph.name:
+        raise ValueError(f"{graph.name} is not a Brainmaster board")
+    return geo
+
+
+__all__ = ["BrainmasterBoard", "brainmaster_board", "brainmaster_for"]

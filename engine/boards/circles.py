@@ -98,5 +98,24 @@ def circles_board(track: str = BASE_TRACK, shift: int = SHIFT) -> CirclesBoard:
     return CirclesBoard(graph, track, shift, n, symbols, tuple(starts))
 
 
+def circles_for(graph: BoardGraph) -> CirclesBoard:
+    """The ``CirclesBoard`` whose graph is ``graph`` (its track and shift read off its name, as
+    ``circles_board`` names it): what a picture of the graph needs beyond it (each space's symbol).
+    ValueError for another board."""
+    if graph.name == "circles":
+        geo = circles_board()
+    else:
+        parts = graph.name.split("-")
+        try:
+            if len(parts) != 3 or parts[0] != "circles":
+                raise ValueError
+            geo = circles_board(parts[1], int(parts[2]))
+        except (ValueError, BoardError):
+            raise ValueError(f"{graph.name} is not a Thinking In Circles board") from None
+    if geo.graph.name != graph.name:
+        raise ValueError(f"{graph.name} is not a Thinking In Circles board")
+    return geo
+
+
 __all__ = ["BASE_TRACK", "BLACK_SPACE", "CIRCLES", "CirclesBoard", "NEUTRAL", "SHAPES", "SHAPE_NAMES", "SHIFT",
-           "SYMBOL_NAMES", "WHITE_SPACE", "circles_board"]
+           "SYMBOL_NAMES", "WHITE_SPACE", "circles_board", "circles_for"]
