@@ -22,7 +22,7 @@ from engine.boards.circles import circles_for
 from vision import markers
 from vision.pictures import render_state, state_title
 from vision.printable import render_printable
-from vision.render_circles import SHAPE_INKS, TOKEN
+from vision.render_circles import SHAPE_INKS, TOKEN, TOKEN_R, UNIT_PX
 from vision.render_circles import spot_pixel as circle_pixel
 from vision.render_pegs import CODE_PEG_COLOURS, COVER, HOLE, KEY_PEG_COLOURS
 from vision.render_pegs import spot_pixel as peg_pixel
@@ -102,11 +102,11 @@ def test_each_space_shows_its_symbol_and_a_token_rings_its_space(circles):
     assert "c3.4" in position and "c1.0" in position  # moved by 2+1; C1 waits for its move by -4
     for spot in position:
         c, r = circle_pixel(game.board, spot, title=title)
-        ring = round(0.2 * 130)  # TOKEN_R at the default 130 px a unit
+        ring = round(TOKEN_R * UNIT_PX)
         assert _near(image[r, c + ring], TOKEN), spot
     for spot in ("c2.5", "c5.9"):  # no token there: no orange round it
         c, r = circle_pixel(game.board, spot, title=title)
-        assert not _near(image[r, c + round(0.2 * 130)], TOKEN)
+        assert not _near(image[r, c + round(TOKEN_R * UNIT_PX)], TOKEN)
 
 
 @pytest.mark.parametrize("name", ["brainmaster", "thinking-in-circles"])

@@ -20,8 +20,8 @@ from pathlib import Path
 import engine
 from engine.boards import board, board_names, brain_hanky_board
 
-from .pictures import render_state
-from .render import render_board, save_png
+from .pictures import draw, render_state
+from .render import save_png
 from .render_hanky import render_hanky
 
 SEED = 2024
@@ -104,8 +104,8 @@ def write_board_pictures(out_dir: Path) -> list[Path]:
                 image = render_hanky(hboard, labels=True, title=_hanky_title(hboard))
                 written.append(save_png(image, out_dir / f"{name}.png"))
             continue
-        graph = board(name)
-        image = render_board(graph, title=f"{name}\n{graph.description}" if graph.description else name)
+        graph = board(name)  # drawn by its style's renderer: Brainmaster's holes, the circles' symbols
+        image = draw(graph, None, title=f"{name}\n{graph.description}" if graph.description else name)
         written.append(save_png(image, out_dir / f"{name}.png"))
     return written
 
@@ -115,7 +115,7 @@ def write_game_pictures(out_dir: Path) -> list[Path]:
     for name in engine.names():
         game = engine.load(name)
         image = render_state(game, sample_state(game))
-        written.append(save_png(image, out_dir / f"game-{name}.png"))
+        written.append(save_png(image, out_dir / f"game-{name}.png", compression=9))
     return written
 
 

@@ -387,8 +387,11 @@ def render_board(board, position: Mapping[str, Any] | None = None, *,
     return img
 
 
-def save_png(image: np.ndarray, path: str | Path) -> Path:
+def save_png(image: np.ndarray, path: str | Path, compression: int | None = None) -> Path:
     """Write ``image`` as a PNG at ``path`` (parent folders are created); returns the path.
+
+    ``compression`` 0-9 (OpenCV's default when None, fast): 9 for pictures kept in the repository,
+    whose size counts more than the time to write them.
 
     ``cv2.imwrite`` reports failure only by returning False, so it is turned into an OSError
     here rather than leaving a missing file to be found later.
@@ -397,6 +400,7 @@ def save_png(image: np.ndarray, path: str | Path) -> Path:
     if path.suffix.lower() != ".png":
         raise ValueError(f"{path}: save_png writes .png files only")
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), image):
+    params = [cv2.IMWRITE_PNG_COMPRESSION, int(compression)] if compression is not None else []
+    if not cv2.imwrite(str(path), image, params):
         raise OSError(f"could not write image to {path}")
     return path

@@ -39,6 +39,7 @@ SHAPE_INKS: dict[str, BGR] = {  # each shape its own ink as well as its own outl
 TOKEN: BGR = (0, 140, 255)  # orange: apart from every symbol's ink
 SPACE_R = 0.19  # a space's disc, in track radii (spaces are 0.45 apart round a track of 14)
 TOKEN_R = 0.2
+UNIT_PX = 100.0  # pixels a track radius by default: a space's symbol about 24 px across
 
 
 def geometry(board: BoardGraph):
@@ -105,7 +106,7 @@ def render_circles(board: BoardGraph, position: Mapping[str, Any] | None = None,
     unknown = [s for s in position if s not in board.coords]
     if unknown:
         raise ValueError(f"position names spot(s) {', '.join(unknown)} that board {board.name} does not have")
-    ppu = float(unit_px or 130.0)
+    ppu = float(unit_px or UNIT_PX)
     frame = Frame.around(extent(geo), ppu, round(0.12 * ppu), title)
     img = frame.canvas(DEFAULT_STYLE.background, title)
     _draw_tracks(img, frame, geo, labels, labels)
@@ -127,7 +128,7 @@ def spot_pixel(board: BoardGraph, spot: str, *, title: str | None = None, unit_p
     geo = geometry(board)
     if spot not in board.coords:
         raise ValueError(f"board {board.name} has no space {spot!r}")
-    ppu = float(unit_px or 130.0)
+    ppu = float(unit_px or UNIT_PX)
     return Frame.around(extent(geo), ppu, round(0.12 * ppu), title).at(board.coords[spot])
 
 
@@ -137,4 +138,4 @@ def draw_circles_print(canvas: np.ndarray, frame: Frame, board: BoardGraph, labe
 
 
 __all__ = ["SHAPE_INKS", "TOKEN", "draw_circles_print", "draw_symbol", "extent", "geometry", "render_circles",
-           "spot_pixel"]
+           "spot_pixel", "UNIT_PX", "TOKEN_R"]

@@ -111,6 +111,7 @@ def render_pegs(board: BoardGraph, position: Mapping[str, Any] | None = None, *,
     frame = Frame.around(extent(geo), ppu, round(0.3 * ppu), title)
     img = frame.canvas(DEFAULT_STYLE.background, title)
     x0, y0, x1, y1 = extent(geo)
+    x0 += 0.33  # the row numbers stand on the table, left of the tray
     cv2.rectangle(img, frame.at((x0 + 0.05, y1 - 0.02)), frame.at((x1 - 0.05, y0 + 0.02)), TRAY, -1, _AA)
     cv2.rectangle(img, frame.at((x0 + 0.05, y1 - 0.02)), frame.at((x1 - 0.05, y0 + 0.02)), INK, 2, _AA)
     line_y = geo.rows - 1 + ROW_HALF + 0.08  # between the last guess row and the code row
