@@ -179,3 +179,19 @@ def test_the_printed_boards_carry_their_own_markers_and_read_back(name, ids):
 def test_the_larger_marker_dictionary_keeps_the_old_boards_markers():
     small = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50).bytesList
     assert np.array_equal(markers.dictionary().bytesList[:50], small)
+
+
+@pytest.mark.parametrize("name, steps", [("brainmaster", BRAINMASTER), ("thinking-in-circles", CIRCLES)])
+def test_the_play_screen_draws_the_board_in_colour(name, steps):
+    from io import StringIO
+
+    from rich.console import Console
+
+    from arbiter.textboard import game_text
+
+    game, state = _play(name, steps)
+    text = game_text(game, state.position(), layout=None, spots=None)
+    out = StringIO()
+    Console(file=out, force_terminal=True, color_system="truecolor", width=100).print(text)
+    assert "\x1b[" in out.getvalue()  # every style named is one rich knows, or printing raises
+    assert text.plain == board_text(game.board, state.position()).plain
