@@ -1,6 +1,7 @@
 """Camera reader accuracy and speed on seeded simulated frames, per board family and resolution.
 
-Run: ``make bench-vision`` (or ``python benchmarks/vision.py [--frames N] [--quick] [--jobs J]``).
+Run: ``make bench-vision`` (or ``python benchmarks/vision.py [--frames N] [--quick] [--jobs J] [--reader R]
+[--embedder E] [--speed-only]``).
 
 What is measured, so the numbers mean what they say:
 - Each row is one game (so one board family: HTJB men on several boards, Brain Hanky rings and
@@ -32,6 +33,23 @@ Targets (issue 4): per-point error <= 0.05%; >= 99% of frames read fully right; 
 1280x720 frame (p99); 0 occluded frames read as boards. The script prints PASS/MISS per target
 and exits 0 either way.
 
+Readers (``--reader measured|learned|both``, default both): the hand-set one (``BoardReader``)
+and the learned one (``vision.learned_reader``, calibrated from the full layout), its embedder
+chosen by ``--embedder spotnet|pixels`` (the spot network, ``vision/spotnet.py`` and its model
+file; when it is not available the output says so and the learned reader is left out). Each
+reader gets its own rows, totals and targets.
+
+Speed (issue 31): after the rows, the same frames of nine men's morris at 1280x720 and of Brain
+Hanky at 1920x1080 (``--speed-frames``, default 100, 10 with ``--quick``) are read by every
+chosen reader, one core, ``OMP_NUM_THREADS=1`` (the network's onnxruntime session runs one
+thread of its own): median, p99 and "p99 best" per frame, and the median of each stage --
+locate (the board found, its light measured, the exposure and hidden-lines checks), patches
+(cut, and evened for the pixel baseline), embed, classify (the book or the hand-set measures,
+and the hand checks) -- timed on the reader's own objects (``StageClock``). Targets: median
+<= 30 ms, p99 <= 150 ms. ``--speed-only`` prints only this table. Each frame has its own camera
+pose, so the marker tracker's look where the markers were last (``registration``) never hits
+and every frame pays the full marker search: a still camera should cost less (not measured here).
+
 At the end, when the photoreal set is stored (``benchmarks/data/photoreal``), the same reader's
 figures on it are printed per family beside this run's 1280x720 rows (``--no-photoreal`` skips
 them): the simulator is the project's own, the photoreal frames are not.
@@ -43,6 +61,11 @@ import argparse
 import math
 import multiprocessing as mp
 import os
+
+# one core: no BLAS/OpenMP helper threads (the spot network's runtime is given one thread too)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 import statistics
 import sys
 import time
@@ -58,8 +81,9 @@ import engine  # noqa: E402
 from engine.observation import spots_of, view  # noqa: E402
 from vision import sim  # noqa: E402
 from vision.docs_pictures import random_position  # noqa: E402
+from vision import piece_book  # noqa: E402
 from vision.calibration import CalibrationError, calibrate, calibration_layout  # noqa: E402
-from vision.reader import BoardReader  # noqa: E402
+from vision.learned_reader import reader_for  # noqa: E402
 
 # One game per board: every board the engine has, and both Brain Hanky piece sets.
 GAMES = ("nine-mens-morris", "morabaraba", "seven-mens-morris", "six-mens-morris", "tapatan", "jare",
@@ -118,6 +142,7 @@ class Row:
     best_ms: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     calibration_error: str = ""
+    reader: str = "measured"
 
     @property
     def point_err(self) -> float:
@@ -134,21 +159,53 @@ def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 
-def run_row(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool, repeat: int) -> Row:
-    game = engine.load(game_name)
-    row = Row(game_name, game.board.name, size)
-    layout, _ = calibration_layout(game)
+def embedder_of(choice: str):
+    """(embedder, words) for ``--embedder``: the spot network (``vision.spotnet``) or the pixel
+    baseline; (None, why) when the network cannot be had here."""
+    if choice == "pixels":
+        e = piece_book.PixelEmbedder()
+        return e, f"pixel baseline ({e.name})"
+    try:
+        from vision import spotnet
+    except ImportError as exc:
+        return None, f"the spot network is not available here (vision.spotnet: {exc})"
+    try:
+        net = spotnet.SpotNet.load()
+    except spotnet.SpotNetError as exc:
+        return None, f"the spot network is not available here ({exc})"
+    return net, f"spot network {piece_book.embedder_name(net)} on {net.backend}"
+
+
+def make_reader(game, size: tuple[int, int], reader: str, embedder=None):
+    """The ``reader`` ("measured" or "learned") for ``game``'s board at ``size``, calibrated as a
+    user would (the empty board and the layout picture, one seeded camera); the learned one from
+    the full layout (several pieces of each class). Raises CalibrationError."""
+    layout, _ = calibration_layout(game, full=reader == "learned")
     settings = sim.CameraSettings(size=size)
     empty = sim.simulate(sim.printed_scene(game.board, {}), CAL_SEED, settings).image
     pieces = sim.simulate(sim.printed_scene(game.board, layout), CAL_SEED, settings).image
+    cal = calibrate(game, empty, pieces, position=layout, classifier=reader, embedder=embedder)
+    return reader_for(cal, embedder)
+
+
+def make_frames(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool) -> tuple[list, list]:
+    """(jobs, frames): ``count`` seeded frames, one in ``HAND_EVERY`` with a hand."""
+    jobs = [Job(game_name, size, first_seed + i, i % HAND_EVERY == HAND_EVERY - 1) for i in range(count)]
+    frames = pool.map(make_frame, jobs) if pool is not None else [make_frame(j) for j in jobs]
+    return jobs, frames
+
+
+def run_row(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool, repeat: int,
+            reader_kind: str = "measured", embedder=None) -> Row:
+    game = engine.load(game_name)
+    row = Row(game_name, game.board.name, size)
     try:
-        reader = BoardReader(calibrate(game, empty, pieces, position=layout))
+        reader = make_reader(game, size, reader_kind, embedder)
     except CalibrationError as exc:
         row.calibration_error = str(exc)
         return row
     spots = spots_of(game)
-    jobs = [Job(game_name, size, first_seed + i, i % HAND_EVERY == HAND_EVERY - 1) for i in range(count)]
-    frames = pool.map(make_frame, jobs) if pool is not None else [make_frame(j) for j in jobs]
+    jobs, frames = make_frames(game_name, size, count, first_seed, pool)
     clock = time.perf_counter
     for job, (image, covered, position) in zip(jobs, frames):
         t0 = clock()
@@ -195,6 +252,156 @@ def run_row(game_name: str, size: tuple[int, int], count: int, first_seed: int, 
     return row
 
 
+# Issue 31's speed figures: the same frames read by each reader, per stage.
+SPEED_ROWS = (("nine-mens-morris", (1280, 720)), ("brain-hanky", (1920, 1080)))
+SPEED_SEED = 500_000
+TARGET_SPEED_MED = 30.0  # ms per frame, one core (issue 31)
+TARGET_SPEED_P99 = 150.0
+STAGES = ("locate", "patches", "embed", "classify")
+
+
+class StageClock:
+    """Times one reader's stages on its own objects, on every read: ``locate`` (``_seen``: the
+    board found, its light measured, the exposure and hidden-lines checks), ``patches`` (the spot
+    patches cut, and evened for an embedder that wants it), ``embed`` (the embedder), ``classify``
+    (the rest of ``_classified``: the piece book or the hand-set measures, the hand checks).
+
+    It wraps the reader's methods, cutters and embedder in place (instance attributes; the
+    module's ``evened`` while ``timing()`` is entered), so what is timed is the reader's own
+    path, not a copy of it. ``take()`` gives the last read's times (ms) and clears them."""
+
+    def __init__(self, reader):
+        self.t = dict.fromkeys(STAGES + ("classified",), 0.0)
+        reader._seen = self._timed(reader._seen, "locate")
+        reader._classified = self._timed(reader._classified, "classified")
+        if hasattr(reader, "_cutters"):
+            reader._cutters = {k: _Proxy(c, self, "patches", ("cut",)) for k, c in reader._cutters.items()}
+            calls = tuple(n for n in ("read", "embed") if callable(getattr(reader.embedder, n, None)))
+            reader.embedder = _Proxy(reader.embedder, self, "embed", calls)
+
+    def _timed(self, fn, stage: str):
+        clock = time.perf_counter
+
+        def timed(*a, **kw):
+            t0 = clock()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.t[stage] += (clock() - t0) * 1e3
+        return timed
+
+    def timing(self):
+        """Context: ``piece_book.evened`` timed as part of the patches stage."""
+        clock = self
+
+        class _Evened:
+            def __enter__(self):
+                self.orig = piece_book.evened
+                piece_book.evened = clock._timed(self.orig, "patches")
+
+            def __exit__(self, *exc):
+                piece_book.evened = self.orig
+        return _Evened()
+
+    def take(self) -> dict[str, float]:
+        t = dict(self.t)
+        t["classify"] = max(0.0, t.pop("classified") - t["patches"] - t["embed"])
+        self.t = dict.fromkeys(STAGES + ("classified",), 0.0)
+        return t
+
+
+class _Proxy:
+    """``obj`` with its methods ``calls`` timed into ``clock``'s ``stage``; everything else
+    (``name``, ``wants_evened``, ``path``...) read through."""
+
+    def __init__(self, obj, clock: StageClock, stage: str, calls: tuple[str, ...]):
+        self._obj = obj
+        for name in calls:
+            setattr(self, name, clock._timed(getattr(obj, name), stage))
+
+    def __getattr__(self, name):
+        return getattr(self._obj, name)
+
+
+@dataclass
+class SpeedRow:
+    game: str
+    size: tuple[int, int]
+    reader: str
+    ms: list[float] = field(default_factory=list)
+    best_ms: list[float] = field(default_factory=list)
+    stages: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in STAGES})
+    read_right: int = 0
+    clear: int = 0
+    error: str = ""
+
+
+def speed_rows(readers: list[str], embedder, count: int, pool, repeat: int) -> list[SpeedRow]:
+    """Every reader of ``readers`` on the same ``count`` frames of each ``SPEED_ROWS`` setting:
+    each frame's first read timed whole and by stage, and the best of ``repeat`` reads."""
+    out = []
+    clock = time.perf_counter
+    for name, size in SPEED_ROWS:
+        game = engine.load(name)
+        spots = spots_of(game)
+        jobs, frames = make_frames(name, size, count, SPEED_SEED, pool)
+        for kind in readers:
+            row = SpeedRow(name, size, kind)
+            out.append(row)
+            try:
+                reader = make_reader(game, size, kind, embedder)
+            except CalibrationError as exc:
+                row.error = f"calibration failed: {exc}"
+                continue
+            stage = StageClock(reader)
+            with stage.timing():
+                for job, (image, _covered, position) in zip(jobs, frames):
+                    stage.take()
+                    t0 = clock()
+                    obs = reader.read(image)
+                    row.ms.append((clock() - t0) * 1e3)
+                    for k, v in stage.take().items():
+                        row.stages[k].append(v)
+                    best = row.ms[-1]
+                    for _ in range(repeat - 1):
+                        t0 = clock()
+                        reader.read(image)
+                        best = min(best, (clock() - t0) * 1e3)
+                    row.best_ms.append(best)
+                    if not job.hand:
+                        row.clear += 1
+                        row.read_right += (not obs.occluded) and obs.view() == view(position, spots)
+    return out
+
+
+def print_speed(rows: list[SpeedRow], embedder_words: str, repeat: int) -> list[tuple[str, bool, str]]:
+    """The speed table (issue 31) and its targets."""
+    print(f"\nSpeed (issue 31): ms per frame, one core, the same frames for every reader; learned reader's "
+          f"embedder: {embedder_words}.\nStage columns are medians (classify: the book or the hand-set measures "
+          f"and the hand checks); 'right' counts frames without a hand read exactly right.")
+    head = (f"  {'game':18s} {'size':>9s} {'reader':8s} {'frames':>6s} {'right':>7s} {'med':>7s} {'p99':>7s} "
+            f"{'p99 best':>8s} " + " ".join(f"{s:>8s}" for s in STAGES))
+    print(head)
+    print("  " + "-" * (len(head) - 2))
+    targets = []
+    for r in rows:
+        sz = f"{r.size[0]}x{r.size[1]}"
+        if r.error:
+            print(f"  {r.game:18s} {sz:>9s} {r.reader:8s} {r.error}")
+            targets.append((f"{r.reader} {r.game} {sz} calibrates", False, r.error[:60]))
+            continue
+        med, p99 = statistics.median(r.ms), pct(r.ms, 99)
+        st = " ".join(fmt(statistics.median(r.stages[s]) if r.stages[s] else math.nan, "8.2f")
+                      if (r.reader == "learned" or s in ("locate", "classify")) else f"{'-':>8s}" for s in STAGES)
+        print(f"  {r.game:18s} {sz:>9s} {r.reader:8s} {len(r.ms):6d} {r.read_right:>3d}/{r.clear:<3d} "
+              f"{med:7.2f} {p99:7.2f} {fmt(pct(r.best_ms, 99), '8.2f')} {st}")
+        targets.append((f"{r.reader} {r.game} {sz} median <= {TARGET_SPEED_MED:.0f} ms", med <= TARGET_SPEED_MED,
+                        f"{med:.2f} ms"))
+        targets.append((f"{r.reader} {r.game} {sz} p99 <= {TARGET_SPEED_P99:.0f} ms", p99 <= TARGET_SPEED_P99,
+                        f"{p99:.2f} ms (best of {repeat}: {fmt(pct(r.best_ms, 99), '.2f')} ms)"))
+    return targets
+
+
 def fmt(v: float, spec: str) -> str:
     return "-" if math.isnan(v) else format(v, spec)
 
@@ -210,7 +417,25 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="reads per frame for the 'p99 best' column (default 3)")
     ap.add_argument("--no-photoreal", action="store_true",
                     help="skip the photoreal figures printed beside the simulator's at the end")
+    ap.add_argument("--reader", choices=("measured", "learned", "both"), default="both",
+                    help="the reader(s) timed and scored: the hand-set measures, the learned one (vision."
+                         "learned_reader), or both on the same frames (default both)")
+    ap.add_argument("--embedder", choices=("spotnet", "pixels"), default="spotnet",
+                    help="the learned reader's embedder (default spotnet; said so, and skipped, when it is not "
+                         "available)")
+    ap.add_argument("--speed-only", action="store_true",
+                    help="only the speed table (issue 31): nine men's morris at 1280x720 and Brain Hanky at 1920x1080")
+    ap.add_argument("--speed-frames", type=int, default=None,
+                    help="frames per setting in the speed table (default 100; 10 with --quick)")
     args = ap.parse_args()
+    readers = ["measured", "learned"] if args.reader == "both" else [args.reader]
+    embedder, embedder_words = embedder_of(args.embedder) if "learned" in readers else (None, "not used")
+    if "learned" in readers and embedder is None:
+        print(f"NOTE: {embedder_words}; the learned reader is not timed (--embedder pixels times it with the pixel "
+              f"baseline).")
+        readers.remove("learned")
+        if not readers:
+            return
     games = args.games.split(",") if args.games else list(QUICK_GAMES if args.quick else GAMES)
     total = args.frames if args.frames is not None else (72 if args.quick else 720)
     rows_n = len(games) * len(SIZES)
@@ -223,79 +448,105 @@ def main() -> None:
     pinned = pin_to_one_core()
     load = "load average %.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else "load unknown"
     print(f"arbiter vision benchmark — Python {sys.version.split()[0]}, OpenCV {cv2.__version__}, {pinned}, "
-          f"{load}; {per_row} frames per row ({per_row // HAND_EVERY} with a hand), {jobs} simulating process(es)")
+          f"{load}; " + ("" if args.speed_only else f"{per_row} frames per row ({per_row // HAND_EVERY} with a hand), ")
+          + f"{jobs} simulating process(es)")
     head = (f"{'game':24s} {'board':22s} {'size':>8s} {'frames':>6s} {'pt err %':>8s} {'right %':>7s} "
             f"{'false occ':>9s} {'hand read':>9s} {'hand clear r/f/w':>16s} {'med ms':>7s} {'p99 ms':>7s} "
             f"{'p99 best':>8s}")
-    print(head)
-    print("-" * len(head))
     rows: list[Row] = []
     start = time.perf_counter()
+    speed: list[SpeedRow] = []
     try:
-        for gi, name in enumerate(games):
-            for si, size in enumerate(SIZES):
-                row = run_row(name, size, per_row, 10_000 * (1 + gi) + 1000 * si, pool, max(1, args.repeat))
-                rows.append(row)
-                sz = f"{size[0]}x{size[1]}"
-                if row.calibration_error:
-                    print(f"{name:24s} {row.board:22s} {sz:>8s}  calibration failed: {row.calibration_error}")
-                    continue
-                clear = f"{row.clear_right}/{row.clear_flagged}/{row.clear_wrong}"
-                med = statistics.median(row.ms) if row.ms else math.nan
-                print(f"{name:24s} {row.board:22s} {sz:>8s} {row.frames:6d} {fmt(row.point_err, '8.3f')} "
-                      f"{fmt(row.right_pct, '7.1f')} {row.false_occluded:>4d}/{row.board_frames:<4d} "
-                      f"{row.hand_read:>4d}/{row.hand_frames:<4d} {clear:>16s} {fmt(med, '7.2f')} "
-                      f"{fmt(pct(row.ms, 99), '7.2f')} {fmt(pct(row.best_ms, 99), '8.2f')}", flush=True)
+        for kind in ([] if args.speed_only else readers):
+            print(f"\nreader: {kind}" + (f" ({embedder_words})" if kind == "learned" else ""))
+            print(head)
+            print("-" * len(head))
+            for gi, name in enumerate(games):
+                for si, size in enumerate(SIZES):
+                    row = run_row(name, size, per_row, 10_000 * (1 + gi) + 1000 * si, pool, max(1, args.repeat),
+                                  kind, embedder if kind == "learned" else None)
+                    row.reader = kind
+                    rows.append(row)
+                    print_row(row)
+        speed_n = args.speed_frames if args.speed_frames is not None else (10 if args.quick else 100)
+        speed = speed_rows(readers, embedder, max(1, speed_n), pool, max(1, args.repeat))
     finally:
         if pool is not None:
             pool.close()
             pool.join()
     elapsed = time.perf_counter() - start
+    speed_targets = print_speed(speed, embedder_words, args.repeat)
+    if args.speed_only:
+        print("\nTargets (issue 31):")
+        for text, ok, detail in speed_targets:
+            print(f"  {'PASS' if ok else 'MISS'}  {text:52s} {detail}")
+        print(f"\n{sum(len(r.ms) for r in speed)} reads in {elapsed:.0f} s (simulation included).")
+        return
+    summary(rows, readers, args, elapsed, speed_targets)
 
-    print("\nTotals per resolution (frames without a hand unless said):")
+
+def print_row(row: Row) -> None:
+    """One row of the accuracy table."""
+    sz = f"{row.size[0]}x{row.size[1]}"
+    if row.calibration_error:
+        print(f"{row.game:24s} {row.board:22s} {sz:>8s}  calibration failed: {row.calibration_error}")
+        return
+    clear = f"{row.clear_right}/{row.clear_flagged}/{row.clear_wrong}"
+    med = statistics.median(row.ms) if row.ms else math.nan
+    print(f"{row.game:24s} {row.board:22s} {sz:>8s} {row.frames:6d} {fmt(row.point_err, '8.3f')} "
+          f"{fmt(row.right_pct, '7.1f')} {row.false_occluded:>4d}/{row.board_frames:<4d} "
+          f"{row.hand_read:>4d}/{row.hand_frames:<4d} {clear:>16s} {fmt(med, '7.2f')} "
+          f"{fmt(pct(row.ms, 99), '7.2f')} {fmt(pct(row.best_ms, 99), '8.2f')}", flush=True)
+
+
+def summary(rows: list[Row], readers: list[str], args, elapsed: float, speed_targets) -> None:
+    """The accuracy table's totals per reader and resolution, every target, the failures."""
     targets: list[tuple[str, bool, str]] = []
-    for size in SIZES:
-        rs = [r for r in rows if r.size == size and not r.calibration_error]
-        sz = f"{size[0]}x{size[1]}"
-        read = sum(r.spots_read for r in rs)
-        wrong = sum(r.spots_wrong for r in rs)
-        board = sum(r.board_frames for r in rs)
-        right = sum(r.right for r in rs)
-        false_occ = sum(r.false_occluded for r in rs)
-        hand = sum(r.hand_frames for r in rs)
-        hand_read = sum(r.hand_read for r in rs)
-        ms = [m for r in rs for m in r.ms]
-        best_ms = [m for r in rs for m in r.best_ms]
-        err = 100.0 * wrong / read if read else math.nan
-        right_pct = 100.0 * right / board if board else math.nan
-        print(f"  {sz:>8s}: pt err {fmt(err, '.3f')}% ({wrong}/{read} spots); right {fmt(right_pct, '.1f')}% "
-              f"({right}/{board}); false occluded {false_occ}; hand read {hand_read}/{hand}; "
-              f"read ms median {fmt(statistics.median(ms) if ms else math.nan, '.2f')} p99 {fmt(pct(ms, 99), '.2f')} "
-              f"(best of {args.repeat}: p99 {fmt(pct(best_ms, 99), '.2f')})")
-        targets.append((f"{sz} per-point error <= {TARGET_POINT_ERR}%", err <= TARGET_POINT_ERR,
-                        f"{fmt(err, '.3f')}%; rows over: " + _rows(rs, lambda r: r.point_err > TARGET_POINT_ERR)))
-        targets.append((f"{sz} frames fully right >= {TARGET_RIGHT:.0f}%", right_pct >= TARGET_RIGHT,
-                        f"{fmt(right_pct, '.1f')}%; rows under: " + _rows(rs, lambda r: r.right_pct < TARGET_RIGHT)))
-        targets.append((f"{sz} occluded frames read as boards == 0", hand_read == 0 and hand > 0,
-                        f"{hand_read} of {hand}" if hand else "no hand frames measured: use more --frames"))
-        if size == (1280, 720):
-            p, pb = pct(ms, 99), pct(best_ms, 99)
-            targets.append((f"{sz} read p99 <= {TARGET_MS:.0f} ms (one core)", p <= TARGET_MS,
-                            f"{fmt(p, '.2f')} ms first read (best of {args.repeat}: {fmt(pb, '.2f')} ms)"))
-    failed_cal = [f"{r.game} {r.size[0]}x{r.size[1]}" for r in rows if r.calibration_error]
-    if failed_cal:
-        targets.append(("every row calibrates", False, ", ".join(failed_cal)))
-    print("\nTargets (issue 4):")
-    for text, ok, detail in targets:
-        print(f"  {'PASS' if ok else 'MISS'}  {text:48s} {detail}")
-    failures = [f for r in rows for f in r.failures]
+    for kind in readers:
+        print(f"\nTotals per resolution, {kind} reader (frames without a hand unless said):")
+        for size in SIZES:
+            rs = [r for r in rows if r.reader == kind and r.size == size and not r.calibration_error]
+            sz = f"{size[0]}x{size[1]}"
+            read = sum(r.spots_read for r in rs)
+            wrong = sum(r.spots_wrong for r in rs)
+            board = sum(r.board_frames for r in rs)
+            right = sum(r.right for r in rs)
+            false_occ = sum(r.false_occluded for r in rs)
+            hand = sum(r.hand_frames for r in rs)
+            hand_read = sum(r.hand_read for r in rs)
+            ms = [m for r in rs for m in r.ms]
+            best_ms = [m for r in rs for m in r.best_ms]
+            err = 100.0 * wrong / read if read else math.nan
+            right_pct = 100.0 * right / board if board else math.nan
+            print(f"  {sz:>8s}: pt err {fmt(err, '.3f')}% ({wrong}/{read} spots); right {fmt(right_pct, '.1f')}% "
+                  f"({right}/{board}); false occluded {false_occ}; hand read {hand_read}/{hand}; "
+                  f"read ms median {fmt(statistics.median(ms) if ms else math.nan, '.2f')} "
+                  f"p99 {fmt(pct(ms, 99), '.2f')} (best of {args.repeat}: p99 {fmt(pct(best_ms, 99), '.2f')})")
+            targets.append((f"{kind} {sz} per-point error <= {TARGET_POINT_ERR}%", err <= TARGET_POINT_ERR,
+                            f"{fmt(err, '.3f')}%; rows over: " + _rows(rs, lambda r: r.point_err > TARGET_POINT_ERR)))
+            targets.append((f"{kind} {sz} frames fully right >= {TARGET_RIGHT:.0f}%", right_pct >= TARGET_RIGHT,
+                            f"{fmt(right_pct, '.1f')}%; rows under: "
+                            + _rows(rs, lambda r: r.right_pct < TARGET_RIGHT)))
+            targets.append((f"{kind} {sz} occluded frames read as boards == 0", hand_read == 0 and hand > 0,
+                            f"{hand_read} of {hand}" if hand else "no hand frames measured: use more --frames"))
+            if size == (1280, 720):
+                p, pb = pct(ms, 99), pct(best_ms, 99)
+                targets.append((f"{kind} {sz} read p99 <= {TARGET_MS:.0f} ms (one core)", p <= TARGET_MS,
+                                f"{fmt(p, '.2f')} ms first read (best of {args.repeat}: {fmt(pb, '.2f')} ms)"))
+        failed_cal = [f"{r.game} {r.size[0]}x{r.size[1]}" for r in rows if r.reader == kind and r.calibration_error]
+        if failed_cal:
+            targets.append((f"{kind}: every row calibrates", False, ", ".join(failed_cal)))
+    print("\nTargets (issue 4; speed: issue 31):")
+    for text, ok, detail in targets + list(speed_targets):
+        print(f"  {'PASS' if ok else 'MISS'}  {text:56s} {detail}")
+    failures = [f"{r.reader}: {f}" for r in rows for f in r.failures]
     if failures:
         print(f"\nFailures ({len(failures)}; first {min(len(failures), args.failures)}):")
         for f in failures[:args.failures]:
             print("  " + f)
     print(f"\n{sum(r.frames for r in rows)} frames in {elapsed:.0f} s (simulation included).")
-    if not args.no_photoreal:
-        beside_photoreal(rows)
+    if not args.no_photoreal and "measured" in readers:
+        beside_photoreal([r for r in rows if r.reader == "measured"])
 
 
 def _family(name: str) -> str:

@@ -1,0 +1,32 @@
+"""``benchmarks/vision.py``'s speed table (issue 31) runs for the learned reader: a smoke run, not
+a timing (the figures are the benchmark's, docs/piece-book.md "Speed"). The pixel baseline is
+used so that the test needs no trained network."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_quick_speed_table_of_the_learned_reader_runs_and_gives_every_stage():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "vision.py"), "--quick", "--speed-only",
+                           "--reader", "learned", "--embedder", "pixels", "--speed-frames", "2", "--repeat", "1",
+                           "--jobs", "1"], cwd=ROOT, capture_output=True, text=True, timeout=240,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "embedder: pixel baseline (pixels-lab-" in out
+    for game, size in (("nine-mens-morris", "1280x720"), ("brain-hanky", "1920x1080")):
+        row = re.search(rf"^\s+{game}\s+{size} learned\s+2\s+\d+/\d+\s+(.*)$", out, re.M)
+        assert row, f"no learned row for {game} {size} in:\n{out}"
+        # med, p99, p99 best, then locate, patches, embed, classify: all measured, none missing
+        nums = [float(x) for x in row.group(1).split()]
+        assert len(nums) == 7 and all(x >= 0 for x in nums), row.group(0)
+        assert nums[3] > 0 and nums[4] > 0 and nums[5] > 0, f"a stage was not timed: {row.group(0)}"
+        assert sum(nums[3:]) <= nums[0] * 2 + 1, f"stages add up to more than the read: {row.group(0)}"
+    assert "measured" not in re.findall(r"^\s+\S+\s+\d+x\d+ (\w+)", out, re.M)
+    assert re.search(r"^\s+(PASS|MISS)\s+learned nine-mens-morris 1280x720 median <= 30 ms", out, re.M)
