@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet train-data heldout-data
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet train-data heldout-data bench-reader-speed
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -78,6 +78,11 @@ bench-hanky: $(STAMP)
 # Camera reader accuracy and speed on simulated frames (about 3 minutes; `--quick` for a smoke run).
 bench-vision: $(STAMP)
 	$(BIN)/python benchmarks/vision.py
+
+# The readers' time per frame by stage (issue 31): the measured and the learned reader on the
+# same frames, nine men's morris at 1280x720 and Brain Hanky at 1920x1080 (a few minutes).
+bench-reader-speed: $(STAMP)
+	$(BIN)/python benchmarks/vision.py --speed-only
 
 # The sensor board: frames decoded a second, sensor-to-Observation latency (about 45 s).
 bench-serial: $(STAMP)
