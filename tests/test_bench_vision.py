@@ -4,10 +4,14 @@ used so that the test needs no trained network."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,3 +34,26 @@ def test_quick_speed_table_of_the_learned_reader_runs_and_gives_every_stage():
         assert sum(nums[3:]) <= nums[0] * 2 + 1, f"stages add up to more than the read: {row.group(0)}"
     assert "measured" not in re.findall(r"^\s+\S+\s+\d+x\d+ (\w+)", out, re.M)
     assert re.search(r"^\s+(PASS|MISS)\s+learned nine-mens-morris 1280x720 median <= 30 ms", out, re.M)
+
+
+def test_the_speed_table_says_so_when_the_spot_network_cannot_be_had(monkeypatch):
+    """``--embedder spotnet`` without a loadable network: the benchmark is told why, not crashed
+    (``main`` then prints it and leaves the learned reader out)."""
+    spotnet = pytest.importorskip("vision.spotnet")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT))
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # the module sets them: put back after
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "vision_bench", bench)
+    spec.loader.exec_module(bench)
+
+    def missing(*_a, **_k):
+        raise spotnet.SpotNetError("the spot network vision/models/spotnet.onnx is missing")
+
+    monkeypatch.setattr(spotnet.SpotNet, "load", missing)
+    embedder, words = bench.embedder_of("spotnet")
+    assert embedder is None and "not available" in words and "spotnet.onnx is missing" in words
+    embedder, words = bench.embedder_of("pixels")
+    assert embedder.name.startswith("pixels-lab-") and "pixel baseline" in words
