@@ -75,7 +75,8 @@ web-pictures: $(STAMP)
 bench-hanky: $(STAMP)
 	$(BIN)/python benchmarks/brain_hanky.py
 
-# Camera reader accuracy and speed on simulated frames (about 3 minutes; `--quick` for a smoke run).
+# Camera reader accuracy and speed on simulated frames, the measured and the learned reader (about 3
+# minutes each; `--quick` for a smoke run, `--reader measured` for one).
 bench-vision: $(STAMP)
 	$(BIN)/python benchmarks/vision.py
 
