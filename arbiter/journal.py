@@ -23,14 +23,6 @@ board cannot show it (a loss on time). Any event may carry a ``clock`` snapshot
 (``arbiter.clocks.Clock.snapshot``); a Brain Hanky step may carry the move-chooser ``draws`` made
 while it was played.
 
-Secrets (a code, hidden goals: a player's answer on their private page, ``State.with_secret``)
-are *sealed* until the game ends. The answer goes to a file of its own beside the journal
-(``*.sealed.json``, readable by its owner only), and the journal gets a ``sealed`` line with a
-salted SHA-256 digest of it, which tells nobody the answer but pins it: ``--resume`` gives the
-answer back to the game only if it matches. When the game ends an ``unsealed`` line writes the
-answers and their salts into the journal, which checks them against the digests, and the file
-beside it is removed. A replay gives the answers to the start state before the steps.
-
 Reading (``load_journal``) forgives exactly one thing: a damaged *last* line, which can only be
 the unannounced line a crash interrupted; it is ignored with a warning, and ``Journal.open``
 cuts it off before appending. Anything else (a damaged line in the middle, a gap in the sequence
@@ -43,10 +35,12 @@ Games are kept in ``journal_dir()``, one file per game named by its start time a
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import logging
 import os
 import random
+import secrets as _random_secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -57,7 +51,7 @@ import engine
 from engine.protocol import Draws
 
 from .clocks import Clock, ClockError, TimeControlError, parse_time_control
-from .files import create_new, fsync_dir
+from .files import create_new, fsync_dir, write_atomic
 from .records import Record, RecordError
 
 try:  # the Pi and every CI machine are POSIX; elsewhere the journal still works, unlocked
@@ -66,16 +60,32 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["FORMAT", "Journal", "JournalContents", "JournalError", "Resumed", "journal_dir",
-           "journal_name", "latest_unfinished", "list_journals", "load_journal", "new_journal_path", "parse_journal",
-           "replay_journal", "resume", "sealed_path", "secrets_of", "usable_journal_dir", "with_secrets"]
+           "journal_name", "latest_unfinished", "list_journals", "load_journal", "load_public", "new_journal_path", "parse_journal",
+           "replay_journal", "resume", "usable_journal_dir"]
 
 log = logging.getLogger("arbiter.journal")
 
 FORMAT = 1  # the journal format version written in every header
 MARKER = "arbiter_journal"
 SUFFIX = ".jsonl"
-EVENTS = ("step", "takeback", "correction", "clock", "end", "sealed", "unsealed")
-SEALED_SUFFIX = ".sealed.json"  # the secrets of a game still going on, beside its journal
+EVENTS = ("step", "takeback", "correction", "clock", "end", "reveal")
+SECRET_SUFFIX = ".secret"  # beside the journal, mode 0600: the clear text of sealed lines until the end
+
+
+def secret_path(journal: str | os.PathLike[str]) -> Path:
+    """The file holding a journal's sealed secrets: ``GAME.jsonl`` -> ``GAME.secret`` (0600)."""
+    p = Path(journal)
+    return p.with_name(p.name.removesuffix(SUFFIX) + SECRET_SUFFIX)
+
+
+def seal_digest(salt: str, clear: Mapping[str, Any]) -> str:
+    """What a sealed line shows of its secret: SHA-256 of a random salt and the clear fields.
+
+    The salt lives only in the secret file, so the digest tells nothing of a 4-peg code (which
+    could otherwise be found by trying all 625); and once the secret is revealed the digest proves
+    it is the one sealed at the time, not one chosen later."""
+    text = json.dumps(dict(clear), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256((salt + "\n" + text).encode("utf-8")).hexdigest()
 
 
 class JournalError(ValueError):
@@ -193,9 +203,23 @@ class JournalContents:
     ended: dict[str, Any] | None = None  # the result of an "end" event still in force
     events: list[dict[str, Any]] = field(default_factory=list)  # every event line, in order
     warnings: list[str] = field(default_factory=list)
-    sealed: dict[int, str] = field(default_factory=dict)  # player -> digest of their secret
-    unsealed: dict[int, str] | None = None  # player -> secret, once the game has ended
     good_bytes: int = 0  # the file's length up to the end of its last intact line
+    # Sealed lines (docs/journal.md "Secrets"): seq (0: the header) -> digest; and the secrets
+    # known to this reader, seq -> {"salt", "clear"} (from the secret file or a reveal event).
+    sealed: dict[int, str] = field(default_factory=dict)
+    clear: dict[int, dict[str, Any]] = field(default_factory=dict)
+    header_sealed: str | None = None
+
+    @property
+    def still_sealed(self) -> list[int]:
+        """The sealed lines whose secret this reader does not know (their steps read as public text)."""
+        seqs = list(self.sealed) + ([0] if self.header_sealed is not None else [])
+        return sorted(seq for seq in seqs if seq not in self.clear)
+
+    @property
+    def revealed(self) -> bool:
+        """Whether a ``reveal`` event has made every sealed line public."""
+        return any(e.get("event") == "reveal" for e in self.events)
 
     @property
     def seq(self) -> int:
@@ -214,7 +238,7 @@ class JournalContents:
         """A copy to try an event on; event dicts are never changed once added, so lists suffice."""
         return replace(self, setup=dict(self.setup), steps=list(self.steps), step_lines=list(self.step_lines),
                        events=list(self.events), warnings=list(self.warnings), sealed=dict(self.sealed),
-                       unsealed=None if self.unsealed is None else dict(self.unsealed),
+                       clear=dict(self.clear),
                        chooser=None if self.chooser is None else list(self.chooser))
 
     def header(self) -> dict[str, Any]:
@@ -222,10 +246,20 @@ class JournalContents:
                   "created": self.created, "reader": self.reader, "time_control": self.time_control}
         if self.setup:
             header["setup"] = self.setup
+        if self.header_sealed is not None:
+            header["chooser"] = []
+            header["sealed"] = self.header_sealed
         return header
 
     def to_record(self) -> Record:
-        """The game as a record (``arbiter.records``), which ``arbiter replay`` reads."""
+        """The game as a record (``arbiter.records``), which ``arbiter replay`` reads.
+
+        JournalError while a sealed secret is unknown to this reader: a record is read by anyone,
+        so it is made only once the secrets are revealed (or by the referee, who holds them)."""
+        if self.still_sealed:
+            n = len(self.still_sealed)
+            raise JournalError(f"{self.path} holds {n} sealed secret{'s' if n != 1 else ''} (a code, a goal, a "
+                               f"hidden choice) of a game that is not over: it can be exported once the game ends")
         chooser = list(self.chooser) if self.chooser is not None else None
         return Record(self.game, dict(self.options), list(self.steps), chooser)
 
@@ -259,6 +293,18 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
     kind = event.get("event")
     if kind not in EVENTS:
         raise ValueError(f"unknown event {kind!r} (a journal has {', '.join(EVENTS)})")
+    seq = event["seq"]
+    digest = event.get("sealed")
+    if digest is not None:
+        if not isinstance(digest, str) or kind not in ("step", "correction"):
+            raise ValueError("only a step or a correction is sealed, with \"sealed\": its digest")
+        known = c.clear.get(seq)
+        if known is not None:  # the secret is known here: play the line as it really was
+            if seal_digest(known["salt"], known["clear"]) != digest:
+                raise ValueError("its secret does not match the one sealed (the secret file is of another game?)")
+            event = {**event, **known["clear"]}
+    if kind == "reveal":
+        found = _check_reveal(c, event.get("secrets"))
     snapshot = event.get("clock")
     if snapshot is not None and not isinstance(snapshot, Mapping):
         raise ValueError("\"clock\" must be a clock snapshot object")
@@ -287,25 +333,11 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
         result = event.get("result")
         if not (isinstance(result, Mapping) and "winner" in result and "reason" in result):
             raise ValueError("an end event needs \"result\": {\"winner\": ..., \"draw\": ..., \"reason\": ...}")
-    elif kind == "sealed":
-        player, digest = event.get("player"), event.get("digest")
-        if not isinstance(player, int) or isinstance(player, bool) or player < 1:
-            raise ValueError(f"a sealed secret names its player by number, not {player!r}")
-        if not (isinstance(digest, str) and len(digest) == 64 and all(ch in "0123456789abcdef" for ch in digest)):
-            raise ValueError("a sealed secret needs its \"digest\" (64 hex digits)")
-        if c.unsealed is not None:
-            raise ValueError("a secret sealed after the secrets were unsealed")
-    elif kind == "unsealed":
-        opened = event.get("secrets")
-        if c.unsealed is not None or not isinstance(opened, Mapping):
-            raise ValueError("the secrets are unsealed once, as \"secrets\": {player: {\"text\", \"salt\"}}")
-        if {str(p) for p in c.sealed} != set(opened):
-            raise ValueError("the unsealed secrets are not the players' sealed ones")
-        for p, held in opened.items():
-            if not (isinstance(held, Mapping) and isinstance(held.get("text"), str)
-                    and isinstance(held.get("salt"), str)) or _digest(held["salt"], held["text"]) != c.sealed[int(p)]:
-                raise ValueError(f"player {p}'s unsealed secret does not match the one sealed")
     # Every check passed: change the contents.
+    if digest is not None:
+        c.sealed[seq] = digest
+    if kind == "reveal":
+        c.clear.update(found)
     if kind == "step":
         c.steps.append(event["step"])
         c.step_lines.append(line)
@@ -319,10 +351,6 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
         c.ended = None  # players took back the move that ended it: the game goes on
     if kind == "end":
         c.ended = dict(event["result"])
-    if kind == "sealed":
-        c.sealed[event["player"]] = event["digest"]
-    if kind == "unsealed":
-        c.unsealed = {int(p): held["text"] for p, held in event["secrets"].items()}
     if draws:
         c.chooser = (c.chooser or []) + draws
     if snapshot is not None:
@@ -330,54 +358,55 @@ def _apply(c: JournalContents, event: Mapping[str, Any], line: int) -> None:
     c.events.append(dict(event))
 
 
-def _digest(salt: str, text: str) -> str:
-    import hashlib
+def _check_reveal(c: JournalContents, secrets: Any) -> dict[int, dict[str, Any]]:
+    """A reveal event's secrets, each checked against the digest its line was sealed with."""
+    if not isinstance(secrets, list):
+        raise ValueError("a reveal event needs \"secrets\": [{\"seq\": ..., \"salt\": ..., \"clear\": {...}}]")
+    found: dict[int, dict[str, Any]] = {}
+    for entry in secrets:
+        entry = _check_entry(entry)
+        seq = entry["seq"]
+        want = c.header_sealed if seq == 0 else c.sealed.get(seq)
+        if want is None or seal_digest(entry["salt"], entry["clear"]) != want:
+            raise ValueError(f"it reveals a secret for line seq {seq} that was not sealed with it")
+        found[seq] = {"salt": entry["salt"], "clear": entry["clear"]}
+    return found
 
-    return hashlib.sha256(f"{salt}:{text}".encode()).hexdigest()
+
+def _check_entry(entry: Any) -> dict[str, Any]:
+    if not (isinstance(entry, Mapping) and isinstance(entry.get("seq"), int) and isinstance(entry.get("salt"), str)
+            and isinstance(entry.get("clear"), Mapping)):
+        raise ValueError("a secret is {\"seq\": N, \"salt\": \"...\", \"clear\": {...}}")
+    return {"seq": entry["seq"], "salt": entry["salt"], "clear": dict(entry["clear"])}
 
 
-def sealed_path(journal_path: str | os.PathLike[str]) -> Path:
-    """Where the secrets of the game journalled at ``journal_path`` wait for its end."""
-    p = Path(journal_path)
-    return p.with_name(p.name.removesuffix(SUFFIX) + SEALED_SUFFIX)
+def read_secrets(path: str | os.PathLike[str]) -> dict[int, list[dict[str, Any]]]:
+    """The secret file beside journal ``path``: seq -> its entries (newest last); {} if none.
 
-
-def _read_sealed(path: Path) -> dict[str, dict[str, str]]:
+    An entry may be stale (written before a journal line the disk then refused, and written again
+    with a new salt): the reader keeps the one whose digest matches the line."""
+    p = secret_path(path)
     try:
-        data = json.loads(sealed_path(path).read_text())
+        data = p.read_bytes()
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as exc:
-        raise JournalError(f"{sealed_path(path)} cannot be read ({exc}): the game's secrets are in it") from None
-    return data if isinstance(data, dict) else {}
-
-
-def secrets_of(contents: JournalContents) -> dict[int, str]:
-    """The players' secrets of a journalled game: unsealed at its end, else from the file beside
-    it, each checked against its sealed digest (JournalError naming the player if one differs or
-    is missing: the answers that game was played with are gone)."""
-    if contents.unsealed is not None:
-        return dict(contents.unsealed)
-    if not contents.sealed:
-        return {}
-    held = _read_sealed(contents.path)
-    out = {}
-    for player, digest in contents.sealed.items():
-        got = held.get(str(player))
-        if not (isinstance(got, dict) and isinstance(got.get("text"), str) and isinstance(got.get("salt"), str)
-                and _digest(got["salt"], got["text"]) == digest):
-            raise JournalError(f"player {player}'s secret is sealed in {contents.path} but "
-                               f"{sealed_path(contents.path)} does not hold it (moved or edited?): the game cannot "
-                               f"go on without it")
-        out[player] = got["text"]
+    except OSError as exc:
+        raise JournalError(f"{p}: cannot read the game's secrets ({exc.strerror or exc})") from None
+    out: dict[int, list[dict[str, Any]]] = {}
+    for raw in data.splitlines():
+        try:
+            entry = _check_entry(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError, ValueError):
+            continue  # written whole by write_atomic: a bad line is not ours, and is no secret of this game
+        out.setdefault(entry["seq"], []).append(entry)
     return out
 
 
-def with_secrets(state: Any, secrets: Mapping[int, str]) -> Any:
-    """``state`` with each player's secret given to it (``State.with_secret``)."""
-    for player, text in sorted(secrets.items()):
-        state = state.with_secret(player, text)
-    return state
+def _match(secrets: Mapping[int, list[dict[str, Any]]], seq: int, digest: str) -> dict[str, Any] | None:
+    for entry in reversed(secrets.get(seq, [])):
+        if seal_digest(entry["salt"], entry["clear"]) == digest:
+            return {"salt": entry["salt"], "clear": entry["clear"]}
+    return None
 
 
 def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
@@ -406,6 +435,10 @@ def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
     if not isinstance(setup, dict):
         raise JournalError(f"{path}, line 1: \"setup\" must be an object such as {{\"reader\": \"sim\"}}: {what_now}")
     contents.setup = dict(setup)
+    sealed = header.get("sealed")
+    if sealed is not None and not isinstance(sealed, str):
+        raise JournalError(f"{path}, line 1: \"sealed\" must be a digest: {what_now}")
+    contents.header_sealed = sealed
     chooser = header.get("chooser")
     if chooser is not None:
         try:
@@ -415,9 +448,25 @@ def _parse_header(raw: bytes, path: Path, game: str | None) -> JournalContents:
     return contents
 
 
-def parse_journal(data: bytes, path: str | os.PathLike[str] = "journal", game: str | None = None) -> JournalContents:
-    """Read a journal's bytes (see ``load_journal``)."""
-    path = Path(path)
+def parse_journal(data: bytes, path: str | os.PathLike[str] = "journal", game: str | None = None,
+                  secrets: Mapping[int, list[dict[str, Any]]] | None = None) -> JournalContents:
+    """Read a journal's bytes (see ``load_journal``); ``secrets`` (``read_secrets``) unseal lines.
+
+    A sealed line reads as its public text until its secret is known: from ``secrets`` or from
+    a ``reveal`` event further on. Then the journal is read again with the secrets in place."""
+    c = _parse(data, Path(path), game, {})
+    known = dict(c.clear)
+    for seq, digest in list(c.sealed.items()) + ([(0, c.header_sealed)] if c.header_sealed else []):
+        if seq not in known and secrets:
+            entry = _match(secrets, seq, digest)
+            if entry is not None:
+                known[seq] = entry
+    if not known:
+        return c
+    return _parse(data, Path(path), game, known)
+
+
+def _parse(data: bytes, path: Path, game: str | None, known: dict[int, dict[str, Any]]) -> JournalContents:
     if not data.strip(b"\0 \t\r\n"):
         raise JournalError(f"{path} is empty: it holds no game; delete it")
     *complete, tail = data.split(b"\n")
@@ -425,6 +474,14 @@ def parse_journal(data: bytes, path: str | os.PathLike[str] = "journal", game: s
         raise JournalError(f"{path}: the header line is cut off, so the game cannot be read; "
                            f"it holds no steps (a journal is created whole): delete it")
     c = _parse_header(complete[0], path, game)
+    c.clear = dict(known)
+    if c.header_sealed is not None and 0 in known:
+        if seal_digest(known[0]["salt"], known[0]["clear"]) != c.header_sealed:
+            raise JournalError(f"{path}, line 1: its secret does not match the one sealed")
+        try:
+            c.chooser = _check_draws(known[0]["clear"].get("chooser"), c.draw_values())
+        except ValueError as exc:
+            raise JournalError(f"{path}, line 1: {exc}") from None
     offset = len(complete[0]) + 1
     c.good_bytes = offset
     torn: str | None = None
@@ -455,11 +512,13 @@ def parse_journal(data: bytes, path: str | os.PathLike[str] = "journal", game: s
     return c
 
 
-def load_journal(path: str | os.PathLike[str], game: str | None = None) -> JournalContents:
+def load_journal(path: str | os.PathLike[str], game: str | None = None, *, unseal: bool = False) -> JournalContents:
     """Read the journal at ``path``: header, effective steps, last clock snapshot, end if any.
 
     A cut-off last line is ignored with a warning (in ``.warnings`` and the ``arbiter.journal``
-    log). With ``game``, a journal of another game is an error.
+    log). With ``game``, a journal of another game is an error. Sealed lines read as their
+    public text unless revealed; ``unseal``: read the secret file beside it too (the referee
+    resuming, or deciding whether the game is over; never for showing the game to anyone).
     """
     p = Path(path)
     try:
@@ -470,10 +529,23 @@ def load_journal(path: str | os.PathLike[str], game: str | None = None) -> Journ
         raise JournalError(f"{p} is a folder, not a journal") from None
     except OSError as exc:
         raise JournalError(f"{p}: cannot read it ({exc})") from None
-    return parse_journal(data, p, game)
+    return parse_journal(data, p, game, read_secrets(p) if unseal else None)
 
 
 # -- writing ----------------------------------------------------------------------------------------
+
+
+def _store_secret(path: Path, entries: list[dict[str, Any]], seq: int,
+                  clear: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    entry = {"seq": seq, "salt": _random_secrets.token_hex(16), "clear": dict(clear)}
+    data = b"".join(_encode(e) for e in [*entries, entry])
+    try:
+        write_atomic(secret_path(path), data, mode=0o600)
+    except OSError as exc:
+        raise JournalError(f"could not write {secret_path(path)} ({exc.strerror or exc}): the step was NOT "
+                           f"recorded; do not announce it") from None
+    entries.append(entry)
+    return seal_digest(entry["salt"], entry["clear"]), entry
 
 
 def _encode(obj: Mapping[str, Any]) -> bytes:
@@ -497,6 +569,25 @@ class Journal:
         self._contents = contents
         st = os.fstat(fd)
         self._file = (st.st_dev, st.st_ino)  # which file this is, to reopen only the same one
+        self._rules_loaded: Any = None
+        # Every secret entry this game wrote (the secret file is rewritten whole with each one).
+        self._secrets: list[dict[str, Any]] = [e for es in read_secrets(path).values() for e in es]
+
+    @property
+    def _rules(self) -> Any:
+        """The game's rules, which say what is secret (``public_text``, ``draws_private``)."""
+        if self._rules_loaded is None:
+            self._rules_loaded = engine.load(self._contents.game, **self._contents.options).rules
+        return self._rules_loaded
+
+    @property
+    def secret_path(self) -> Path:
+        return secret_path(self.path)
+
+    def _new_secret(self, seq: int, clear: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """Keep ``clear`` in the secret file (0600, written whole and fsynced) before the journal
+        line that seals it is written; (its digest, its entry)."""
+        return _store_secret(self.path, self._secrets, seq, clear)
 
     # -- making and opening -----------------------------------------------------------------------
 
@@ -535,6 +626,12 @@ class Journal:
         created = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
         contents = JournalContents(p, game.name, dict(game.options), draws, created, reader, time_control,
                                    dict(setup or {}))
+        if draws and game.rules.draws_private:  # the companion's secret draws: sealed from line 1
+            if p.exists():
+                raise JournalExists(f"{p} already exists: open it to continue that game, or choose another name")
+            stale = [e for es in read_secrets(p).values() for e in es]
+            contents.header_sealed, entry = _store_secret(p, stale, 0, {"chooser": list(draws)})
+            contents.clear[0] = {"salt": entry["salt"], "clear": entry["clear"]}
         try:
             line = _encode(contents.header())
         except ValueError as exc:
@@ -585,7 +682,7 @@ class Journal:
         try:
             with os.fdopen(os.dup(fd), "rb") as fh:
                 data = fh.read()
-            contents = parse_journal(data, p, game)
+            contents = parse_journal(data, p, game, read_secrets(p))
             if contents.good_bytes < len(data):
                 os.ftruncate(fd, contents.good_bytes)
                 os.fsync(fd)
@@ -709,15 +806,21 @@ class Journal:
             raise
         self._fd = fd
 
-    def _append(self, event: dict[str, Any], clock: Mapping[str, Any] | None) -> int:
+    def _append(self, event: dict[str, Any], clock: Mapping[str, Any] | None,
+                clear: Mapping[str, Any] | None = None) -> int:
+        """Write one event line; ``clear``: the fields the line seals (kept in the secret file)."""
         if self._fd is None:
             self._reopen()
         event = {"seq": self.seq + 1, **event}
         if clock is not None:
             event["clock"] = dict(clock)
+        trial = self._contents.clone()
+        if clear:
+            digest, entry = self._new_secret(event["seq"], clear)
+            event["sealed"] = digest
+            trial.clear[event["seq"]] = {"salt": entry["salt"], "clear": entry["clear"]}
         line = _encode(event)
         line_no = self.seq + 2
-        trial = self._contents.clone()
         _apply(trial, json.loads(line), line_no)  # raises ValueError before anything is written
         before = self._contents.good_bytes
         try:
@@ -747,7 +850,25 @@ class Journal:
         event: dict[str, Any] = {"event": "step", "ply": len(self._contents.steps) + 1, "step": str(step_text)}
         if draws:
             event["draws"] = list(draws)
-        return self._append(event, clock)
+        return self._append_sealed(event, clock)
+
+    def _sealing(self, event: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(the line as written, the fields it seals): a secret step (``rules.public_text`` hides
+        it) is written as its public text, and secret chance draws (``rules.draws_private``) not
+        at all; both go to the secret file until the game reveals them (``reveal``)."""
+        clear: dict[str, Any] = {}
+        text = event.get("step")
+        if text is not None and self._rules.public_text(text) != text:
+            clear["step"] = text
+            event = {**event, "step": self._rules.public_text(text)}
+        if event.get("draws") and self._rules.draws_private:
+            clear["draws"] = event["draws"]
+            event = {k: v for k, v in event.items() if k != "draws"}
+        return event, clear
+
+    def _append_sealed(self, event: dict[str, Any], clock: Mapping[str, Any] | None) -> int:
+        event, clear = self._sealing(event)
+        return self._append(event, clock, clear)
 
     def append_takeback(self, n: int = 1, clock: Mapping[str, Any] | None = None) -> int:
         """Record that the players took back the last ``n`` steps."""
@@ -755,7 +876,8 @@ class Journal:
 
     def append_correction(self, step_text: str, clock: Mapping[str, Any] | None = None) -> int:
         """Record that the last step was really ``step_text`` (a piece slid one point further)."""
-        return self._append({"event": "correction", "ply": len(self._contents.steps), "step": str(step_text)}, clock)
+        return self._append_sealed({"event": "correction", "ply": len(self._contents.steps), "step": str(step_text)},
+                                   clock)
 
     def append_clock(self, clock: Mapping[str, Any]) -> int:
         """Record a clock reading (a pause, or a periodic reading so a crash costs little time)."""
@@ -766,36 +888,28 @@ class Journal:
         data = result.as_dict() if isinstance(result, engine.Result) else dict(result)
         return self._append({"event": "end", "result": data}, clock)
 
-    def append_sealed(self, player: int, text: str) -> int:
-        """Seal ``player``'s secret: the answer to the file beside the journal (owner-only), then a
-        ``sealed`` line with its salted digest. Nothing of the answer is in the journal."""
-        import secrets as _random
-
-        salt = _random.token_hex(16)
-        held = _read_sealed(self.path)
-        held[str(player)] = {"text": text, "salt": salt}
-        from .files import write_atomic
-
-        try:
-            write_atomic(sealed_path(self.path), json.dumps(held), mode=0o600)
-        except OSError as exc:
-            raise JournalError(f"could not keep the secret beside {self.path} ({exc.strerror or exc}): it was NOT "
-                               f"recorded") from None
-        return self._append({"event": "sealed", "player": player, "digest": _digest(salt, text)}, None)
-
-    def append_unsealed(self) -> int | None:
-        """At the game's end: the secrets and their salts into the journal (checked against the
-        digests), and the file beside it removed. None when there is nothing sealed."""
+    @property
+    def unrevealed(self) -> list[int]:
+        """Sealed lines (0: the header) whose secrets no reveal event has made public yet."""
         c = self._contents
-        if not c.sealed or c.unsealed is not None:
+        done: set[int] = set()
+        for e in c.events:
+            if e.get("event") == "reveal":
+                done.update(x["seq"] for x in e["secrets"])
+        seqs = sorted(c.sealed) + ([0] if c.header_sealed is not None else [])
+        return sorted(s for s in seqs if s not in done)
+
+    def reveal(self, clock: Mapping[str, Any] | None = None) -> int | None:
+        """Write every secret still sealed into the journal in clear (one ``reveal`` event): the
+        game is over, so anyone may read them now. None if there was nothing sealed."""
+        seqs = self.unrevealed
+        if not seqs:
             return None
-        held = _read_sealed(self.path)
-        seq = self._append({"event": "unsealed", "secrets": {str(p): held.get(str(p)) for p in c.sealed}}, None)
-        try:
-            sealed_path(self.path).unlink()
-        except OSError:
-            pass
-        return seq
+        found = [{"seq": s, **self._contents.clear[s]} for s in seqs if s in self._contents.clear]
+        if len(found) != len(seqs):
+            missing = [s for s in seqs if s not in self._contents.clear]
+            raise JournalError(f"{self.secret_path} lacks the secrets of seq {missing}: they cannot be revealed")
+        return self._append({"event": "reveal", "secrets": found}, clock)
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r}, {self.game}, {len(self._contents.steps)} steps)"
@@ -817,7 +931,6 @@ def replay_journal(contents: JournalContents, rng: random.Random | None = None) 
             state = game.new(draws=Draws(record.chooser or [], rng))
         else:
             state = record.new_state(game)
-        state = with_secrets(state, secrets_of(contents))
     except (RecordError, ValueError) as exc:
         raise JournalError(f"{contents.where(1)}: {exc}") from None
     for i, (text, line) in enumerate(zip(contents.steps, contents.step_lines), start=1):
@@ -829,6 +942,23 @@ def replay_journal(contents: JournalContents, rng: random.Random | None = None) 
                 f"match the rules (edited, or from another arbiter version?): `arbiter export` it to "
                 f"inspect the steps") from None
     return game, state
+
+
+def load_public(path: str | os.PathLike[str], game: str | None = None) -> JournalContents:
+    """The journal at ``path`` as anyone may see it (``arbiter export``, ``arbiter replay``).
+
+    A game with sealed secrets is shown whole once it is over (its reveal line written, or, if a
+    crash came between the last step and that line, read from the secret file once the steps
+    show the game ended); before that, JournalError: the secrets are not to be shown yet."""
+    contents = load_journal(path, game)
+    if not contents.still_sealed:
+        return contents
+    full = load_journal(path, game, unseal=True)
+    if not full.still_sealed and _finished(full):
+        return full
+    n = len(contents.still_sealed)
+    raise JournalError(f"{contents.path} holds {n} sealed secret{'s' if n != 1 else ''} (a code, a goal, a hidden "
+                       f"choice) of a game that is not over: it can be shown once the game ends")
 
 
 def _finished(contents: JournalContents) -> bool:
@@ -848,7 +978,7 @@ def latest_unfinished(directory: str | os.PathLike[str] | None = None) -> Path |
         if path.stat().st_size == 0:
             continue  # a name claimed by a game that crashed before its header landed: no game
         try:
-            contents = load_journal(path)
+            contents = load_journal(path, unseal=True)
             if not _finished(contents):
                 return path
         except JournalError as exc:

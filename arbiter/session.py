@@ -241,6 +241,7 @@ class Session:
             self._clock_t = t
         events: list[Any] = []
         if self.state.result is not None:
+            self._reveal(t)  # a game resumed after a crash between its last step and the reveal line
             self._finish(self.state.result, t, events)
         else:
             events.append(self._turn())
@@ -381,6 +382,9 @@ class Session:
         ``again``: say the current turn's draw even if it was said before."""
         st = self.state
         draws = st.draws()
+        if self.game.rules.draws_private:  # the companion's secret (a solo code): never said
+            self._draws_said = len(draws)
+            return ""
         if not draws or (self._draws_said >= len(draws) and not again):
             self._draws_said = len(draws)
             return ""
@@ -524,48 +528,6 @@ class Session:
         on = self._menu_on
         return on[1] if on is not None and on[0] == "say" else None
 
-    # ------------------------------------------------------------------ the private channel
-    def secret_wanted(self, player: int) -> str | None:
-        """What the game asks ``player`` to answer privately now (``State.secret_wanted``)."""
-        if not 1 <= player <= self.game.players or self.over:
-            return None
-        return self.state.secret_wanted(player)
-
-    def private_words(self, player: int) -> str | None:
-        """What only ``player`` may see now (``State.private_words``)."""
-        if not 1 <= player <= self.game.players:
-            return None
-        return self.state.private_words(player)
-
-    def keep_secret(self, player: int, text: str) -> str | None:
-        """Give ``player``'s private answer to the game: None when kept, else why not (for that
-        player's eyes only). Secrets belong to the start position (the family asks for them
-        before the first step), so the start state takes them and the game is replayed from it:
-        a take-back past the first step keeps them. The journal seals it (a digest until the
-        game ends, ``Journal.append_sealed``). Nothing is announced: the others learn only that
-        the game goes on."""
-        if not 1 <= player <= self.game.players:
-            return f"there is no player {player} in this game"
-        if self.secret_wanted(player) is None:
-            return "nothing is asked of you just now"
-        start = self._start_state if self._start_state is not None else self.game.new()
-        try:
-            start = start.with_secret(player, text)
-            referee = Referee.from_steps(self.game, list(self.history), self.sees, start,
-                                         takeback_hold_s=self.referee.takeback_hold_s)
-        except engine.IllegalStep as exc:
-            return exc.reason
-        if self.journal is not None:  # sealed: the journal holds only a digest until the end
-            try:
-                self.journal.append_sealed(player, text)
-            except JournalError as exc:
-                self._error("journal", exc, self.now())
-                return "it could not be recorded (see the Pi's screen); try again"
-        self._start_state = start
-        self.referee = referee
-        self.stabiliser.reset()
-        return None
-
     # ------------------------------------------------------------------ the menu button
     def enter_private(self, step: Any) -> None:
         """A secret step (the one ``state.private_to`` asks for: a code, a goal, a choice of beads)
@@ -573,9 +535,8 @@ class Session:
         away. It is refereed, journalled and announced like a step said with the buttons, and
         announced only as ``rules.public_text(step)`` (``engine.words``). ValueError if no secret
         step is due or this one is not legal now; the message names it only by its public text.
-
-        Not done yet: the journal writes the step in clear (it should stay sealed until the
-        secret is revealed or the game is over, docs/brainmaster.md)."""
+        The journal seals it (``Journal.append_step``: public text on the line, the step in the
+        0600 secret file beside it) until the game is over (docs/journal.md, "Secrets")."""
         st = self.state
         if st.result is not None or st.private_to is None:
             raise ValueError("no secret step is due now")
@@ -726,7 +687,22 @@ class Session:
             self._announce(Announcement(t, "error", "the journal and the referee disagree; going on from the journal"))
             self._rebuild()
             return False
+        if self.state.result is not None:
+            self._reveal(t, snap)
         return True
+
+    def _reveal(self, t: float, clock: dict[str, Any] | None = None) -> None:
+        """The game is over: write its sealed secrets (codes, goals, hidden choices) into the
+        journal in clear. A failure costs no step (they are on disk, sealed, with the secret file
+        beside them) and is tried again at the next start or stop; it is said without the secrets."""
+        if self.journal is None:
+            return
+        try:
+            self.journal.reveal(clock=clock)
+        except JournalError as exc:
+            self._announce(Announcement(t, "error", f"The game's secrets could not be written in the journal "
+                                                    f"({exc}); they stay sealed beside it, and are tried again "
+                                                    f"when the game is resumed."))
 
     def _rebuild(self) -> None:
         """Start the referee again from the journal's steps: nothing unrecorded stands."""
@@ -785,6 +761,7 @@ class Session:
                                     f"from its last recorded step."))
                 return False
         self.unrecorded_end = None
+        self._reveal(t)
         events: list[Any] = []
         self._finish(result, t, events)
         self._announce(Announcement(t, "over", f"Time! {_result_words(result, self.referee)}"), events)
@@ -793,11 +770,6 @@ class Session:
     def _finish(self, result: engine.Result, t: float, events: list[Any]) -> None:
         self.over = True
         self.result = result
-        if self.journal is not None:  # the game is over: its secrets may be known now
-            try:
-                self.journal.append_unsealed()
-            except JournalError as exc:
-                self._error("journal", exc, t)
         if self.clock is not None:
             self.clock.stop(t)
         events.append(GameOver(result.winner))
@@ -805,6 +777,8 @@ class Session:
     def pause(self) -> None:
         """Stop for now (Ctrl-C, the program closing): the clock reading goes to the journal."""
         t = self.now()
+        if self.over and self.journal is not None and self.journal.unrevealed:
+            self._reveal(t)
         if self.unrecorded_end is not None:  # one last try at the loss on time before stopping
             self._end_on_time(t)
             return

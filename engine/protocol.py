@@ -104,10 +104,6 @@ class State(Protocol):
     def private_to(self) -> int | None: ...  # the player whose next step is a secret (see StateBase)
 
     def secrets(self) -> dict[int, dict[str, str]]: ...  # player -> what only they may see now
-    # The private channel (a secret code, hidden goals): see StateBase.
-    def secret_wanted(self, player: int) -> str | None: ...  # the question this player must answer privately
-    def with_secret(self, player: int, text: str) -> "State": ...  # IllegalStep if the answer will not do
-    def private_words(self, player: int) -> str | None: ...  # what only this player may see now
 
 
 @runtime_checkable
@@ -316,32 +312,6 @@ class StateBase:
         """Seconds the player to move has for this step where the rules clock each move (Rapido,
         Tableaux); None where they do not. The engine never reads a clock: when the time runs
         out, the session plays the ``timeout`` call (``calls()`` offers it)."""
-        return None
-
-    # ------------------------------------------------------------------ the private channel
-    # Some games hold information one player must not see (a secret code, hidden goals). The
-    # companion is its trusted holder: a secret is asked of one player through their own channel
-    # (their private web page), kept in the state, and shown back only to them. Nothing here is
-    # ever part of ``position()``, a step's text, an event or a reason, which everyone sees.
-    # A family asks for its secrets in its start position (before the first step); the session
-    # keeps them and gives them to the start state again whenever the game is replayed.
-
-    def secret_wanted(self, player: int) -> str | None:
-        """The question ``player`` must answer privately now ("Choose your code: four colours"),
-        or None when nothing is asked of them."""
-        return None
-
-    def with_secret(self, player: int, text: str) -> Any:
-        """This state with ``player``'s secret answer kept in it; ``IllegalStep`` naming what is
-        wrong if the answer will not do (the reason goes back to that player only). Raise it as
-        ``IllegalStep("secret", reason)``: the answer itself never goes into an exception's text,
-        which may be logged."""
-        from .core import IllegalStep
-
-        raise IllegalStep("secret", f"{self.rules.name} keeps no secrets")
-
-    def private_words(self, player: int) -> str | None:
-        """What only ``player`` may see now, in words ("Your hidden point: b2"), or None."""
         return None
 
 

@@ -101,7 +101,7 @@ def test_secret_steps_given_privately_are_journalled_and_announced_only_by_their
     reveals = [m for m in aloud if "revealed together" in m]
     assert reveals and len(reveals) == sum(1 for s in made if s.startswith("beads=")) // 2
     assert any("reveals the secret goals" in m for m in aloud[-3:])
-    # The journal has every step (in clear for now: sealing it is still to do, docs/circles.md).
+    # The journal has every step: sealed while the game went on, revealed at its end (docs/journal.md).
     assert load_journal(j.path).steps == made
     with pytest.raises(ValueError):
         t.session.enter_private("beads=1w")  # the game is over: nothing secret is due

@@ -121,10 +121,10 @@ def load_game_record(path: str):
     except RecordError as exc:
         if not _is_journal(path):
             fail(str(exc))
-    from ..journal import JournalError, load_journal
+    from ..journal import JournalError, load_public
 
     try:
-        contents = load_journal(path)
+        contents = load_public(path)
     except JournalError as exc:
         fail(str(exc))
     for warning in contents.warnings:

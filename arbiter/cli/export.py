@@ -17,7 +17,7 @@ import click
 from rich.markup import escape
 
 from ..files import write_atomic
-from ..journal import JournalError, load_journal, replay_journal
+from ..journal import JournalError, load_public, replay_journal
 from .common import console, errors, fail
 
 
@@ -51,7 +51,7 @@ def export(journal: str, out: str, unchecked: bool) -> None:
     is kept in the record's "result". Exit status 2 for a journal that cannot be used.
     """
     try:
-        contents = load_journal(journal)
+        contents = load_public(journal)
     except JournalError as exc:
         _refuse_a_record(journal)
         fail(str(exc))

@@ -237,13 +237,6 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
         stack.callback(journal.close)
         g = engine.load(journal.game, **journal.options)  # a resumed game keeps its own options
         start = g.new(draws=Draws(journal.chooser or [], rng)) if g.rules.draw_values is not None else None
-        if journal.contents.sealed:  # a resumed game with secrets: given back to its start
-            from ..journal import secrets_of, with_secrets
-
-            try:
-                start = with_secrets(start if start is not None else g.new(), secrets_of(journal.contents))
-            except (JournalError, engine.IllegalStep) as exc:
-                fail(str(exc))
         from hardware.palette import palette as palette_named
 
         from ..screen import LiveScreen, StoryScreen
