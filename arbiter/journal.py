@@ -60,8 +60,9 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["FORMAT", "Journal", "JournalContents", "JournalError", "Resumed", "journal_dir",
-           "journal_name", "latest_unfinished", "list_journals", "load_journal", "load_public", "new_journal_path", "parse_journal",
-           "replay_journal", "resume", "usable_journal_dir"]
+           "journal_name", "latest_unfinished", "list_journals", "load_journal", "load_public", "new_journal_path",
+           "parse_journal", "read_secrets", "replay_journal", "resume", "secret_path", "seal_digest",
+           "usable_journal_dir"]
 
 log = logging.getLogger("arbiter.journal")
 
@@ -938,7 +939,8 @@ def replay_journal(contents: JournalContents, rng: random.Random | None = None) 
             state = state.play(text)
         except engine.IllegalStep as exc:
             raise JournalError(
-                f"{contents.where(line)}: step {i} ({text}) is illegal: {exc.reason}. The journal does not "
+                f"{contents.where(line)}: step {i} ({game.rules.public_text(text)}) is illegal: {exc.reason}. "
+                f"The journal does not "
                 f"match the rules (edited, or from another arbiter version?): `arbiter export` it to "
                 f"inspect the steps") from None
     return game, state

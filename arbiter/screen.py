@@ -102,7 +102,10 @@ def _clock_text(seconds: float) -> str:
 
 
 def move_list(session, last: int = 24) -> str:
-    hist = [str(s) for s in session.history]
+    # A secret step (a code, a goal, hidden beads) shows as its public text until the game is over.
+    over = session.state.result is not None
+    public = session.game.rules.public_text
+    hist = [str(s) if over else public(s) for s in session.history]
     start = max(0, len(hist) - last)
     return "  ".join(f"{i + 1}.{s}" for i, s in enumerate(hist[start:], start)) or "(no steps yet)"
 

@@ -258,7 +258,7 @@ def play(ctx: click.Context, game: str, reader: str, port: str | None, sensor_ma
                                   now=time.monotonic, **common)
                 if on_session is not None:
                     on_session(session)
-                stopped = _run_camera(session)
+                stopped = _run_camera(session, private_pages=web is not None)
             else:
                 session, stopped = _run_sim(console, g, start, journal, history, common, reader, steps, seed, speed,
                                             on_session)
@@ -483,15 +483,26 @@ def _pressers(buttons):
     return None
 
 
-def _run_camera(session) -> tuple[str, int] | None:
-    """Read the camera (or the sensor board) until the game is over or the players stop it (Ctrl-C, or q)."""
+def _run_camera(session, private_pages: bool = False) -> tuple[str, int] | None:
+    """Read the camera (or the sensor board) until the game is over or the players stop it (Ctrl-C, or q).
+
+    ``private_pages``: the web page is on, and a secret step is typed on its player's private page."""
     session.start()
+    # A secret step (a code, a goal, hidden beads) is typed unseen on this terminal by the player
+    # it is asked of (docs/play.md), unless the web page's private pages take it (the hidden
+    # prompt would hold the loop that carries out the pages' requests); without a terminal it
+    # waits for another private entry.
+    hidden_entry = sys.stdin.isatty() and not private_pages
     try:
         while not session.over:
             session.poll()
             if getattr(session.buttons, "quit", False):  # q on the keyboard, or the owner's page
                 raise KeyboardInterrupt
-    except KeyboardInterrupt:
+            if hidden_entry and session.state.private_to is not None and not session.over:
+                from .private_entry import ask_private
+
+                ask_private(session, lambda line: console.print(line, soft_wrap=True, markup=False))
+    except (KeyboardInterrupt, EOFError):
         session.pause()
         return _stopped(session), 0
     return None
