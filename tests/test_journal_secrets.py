@@ -150,3 +150,47 @@ def test_a_solo_code_drawn_by_the_companion_is_sealed_in_the_journal_and_never_s
     assert load_journal(j.path).still_sealed == [0, 1]
     r.journal.close()
     assert Journal.open(j.path).chooser == chooser + [5]
+
+
+def test_arbiter_play_killed_with_sigkill_keeps_its_secrets_sealed_and_resumes_to_a_revealed_end(tmp_path):
+    """A real kill -9 of `arbiter play` mid-game (simulated players, seeded), then --resume."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, ARBITER_JOURNAL_DIR=str(tmp_path), PYTHONPATH=str(root))
+    play = subprocess.Popen([sys.executable, "-m", "arbiter.cli", "play", CIRCLES, "--reader", "sim-occupancy",
+                             "--seed", "3", "--speed", "20"], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 60
+        path = None
+        while time.monotonic() < end:
+            path = next(iter(tmp_path.glob("*.jsonl")), None)
+            if path is not None and path.read_bytes().count(b"\n") >= 12:
+                break
+            time.sleep(0.05)
+        play.send_signal(signal.SIGKILL)
+        play.wait(timeout=10)
+    finally:
+        if play.poll() is None:
+            play.kill()
+    assert path is not None
+    before = load_journal(path, unseal=True)
+    assert before.ended is None and not before.revealed and len(before.steps) >= 6
+    secret = [s for s in before.steps if "=" in s]
+    assert secret and all(s.encode() not in path.read_bytes() for s in secret)
+    assert load_journal(path).still_sealed
+    res = subprocess.run([sys.executable, "-m", "arbiter.cli", "play", CIRCLES, "--reader", "sim-occupancy",
+                          "--seed", "3", "--speed", "0", "--resume", str(path)], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert not any(s in res.stdout for s in secret[:2])  # nothing said held a goal ...
+    after = load_journal(path)  # ... and the journal, now over, shows every secret in clear
+    assert after.revealed and not after.still_sealed
+    assert after.steps[:len(before.steps)] == before.steps
+    assert load_public(path).steps == after.steps
