@@ -135,3 +135,19 @@ def test_arbiter_play_asks_each_goal_unseen_on_its_terminal(tmp_path):
         os.close(master)
         sim.terminate()
         sim.wait(timeout=10)
+
+
+def test_keyboard_buttons_give_the_terminal_back_in_line_mode_while_a_secret_is_typed():
+    from arbiter.cli.play import KeyboardButtons
+
+    master, slave = pty.openpty()
+    with os.fdopen(slave, "r") as stream:
+        keys = KeyboardButtons(stream)
+        try:
+            assert not termios.tcgetattr(slave)[3] & termios.ICANON  # cbreak: keys one by one
+            with keys.typing():
+                assert termios.tcgetattr(slave)[3] & termios.ICANON  # a line, backspace working
+            assert not termios.tcgetattr(slave)[3] & termios.ICANON
+        finally:
+            keys.close()
+    os.close(master)

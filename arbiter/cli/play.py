@@ -37,7 +37,7 @@ import os
 import random
 import sys
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 
 import click
@@ -87,6 +87,28 @@ class KeyboardButtons:
         except (OSError, ValueError):
             pass
         return self.inner.poll()
+
+    def typing(self):
+        """A context in which the terminal is in its own (line) mode, so a hidden entry can be
+        typed with backspace working; cbreak mode comes back after."""
+        from contextlib import contextmanager
+
+        @contextmanager
+        def _line_mode():
+            if self._saved is None:
+                yield
+                return
+            import termios
+            import tty
+
+            fd = self.stream.fileno()
+            termios.tcsetattr(fd, termios.TCSADRAIN, self._saved)
+            try:
+                yield
+            finally:
+                tty.setcbreak(fd)
+
+        return _line_mode()
 
     def close(self) -> None:
         if self._saved is not None:
@@ -501,7 +523,8 @@ def _run_camera(session, private_pages: bool = False) -> tuple[str, int] | None:
             if hidden_entry and session.state.private_to is not None and not session.over:
                 from .private_entry import ask_private
 
-                ask_private(session, lambda line: console.print(line, soft_wrap=True, markup=False))
+                with keys.typing() if keys is not None else nullcontext():
+                    ask_private(session, lambda line: console.print(line, soft_wrap=True, markup=False))
     except (KeyboardInterrupt, EOFError):
         session.pause()
         return _stopped(session), 0
