@@ -925,6 +925,10 @@ def replay_journal(contents: JournalContents, rng: random.Random | None = None) 
     ``rng`` draws further move-chooser values for a Brain Hanky game resumed mid-game. An
     illegal step is a JournalError naming its line.
     """
+    if contents.still_sealed:
+        raise JournalError(f"{contents.path}: {len(contents.still_sealed)} sealed secret steps or draws cannot be "
+                           f"read: their secret file {secret_path(contents.path)} is missing, unreadable or not "
+                           f"this game's. Put it back beside the journal to resume the game")
     record = contents.to_record()
     try:
         game = record.load_game()

@@ -194,3 +194,14 @@ def test_arbiter_play_killed_with_sigkill_keeps_its_secrets_sealed_and_resumes_t
     assert after.revealed and not after.still_sealed
     assert after.steps[:len(before.steps)] == before.steps
     assert load_public(path).steps == after.steps
+
+
+def test_a_missing_secret_file_stops_resume_with_what_to_do(tmp_path):
+    _, j, t = circles_table(tmp_path)
+    Player(t, rng=random.Random(4)).play(max_steps=6)
+    j.close()
+    secret_path(j.path).rename(tmp_path / "elsewhere")
+    with pytest.raises(JournalError, match="secret file .* is missing"):
+        resume(j.path)
+    (tmp_path / "elsewhere").rename(secret_path(j.path))
+    resume(j.path).journal.close()
