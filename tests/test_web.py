@@ -26,7 +26,7 @@ with warnings.catch_warnings():  # Starlette would rather have httpx's successor
 import engine  # noqa: E402
 from arbiter import referee as R  # noqa: E402
 from arbiter.journal import (Journal, JournalError, load_journal, replay_journal, resume,  # noqa: E402
-                             sealed_path)
+                             secret_path)
 from arbiter.sim.scenario import Table  # noqa: E402
 from arbiter.web.history import History  # noqa: E402
 from arbiter.web.hub import Hub  # noqa: E402
@@ -216,8 +216,10 @@ def hide_and_seek():
 
 
 def test_a_secret_reaches_only_its_player(tmp_path, hide_and_seek, capsys):
-    """White hides d7, black g1: each sees only their own, nobody else ever sees either (the
-    board's picture names every point, so it is left out of the search)."""
+    """White hides d7, black g1, each with a secret step on their own page when
+    ``state.private_to`` names them: each sees only their own, nobody else ever sees either (the
+    board's picture names every point, so it is left out of the search), and the journal holds
+    neither until the game is over."""
     table, hub, remote, app = _game(GAME, tmp_path=tmp_path)
     t1, t2 = remote.links.tokens[1], remote.links.tokens[2]
 
@@ -227,54 +229,66 @@ def test_a_secret_reaches_only_its_player(tmp_path, hide_and_seek, capsys):
         return json.dumps(v)
 
     with TestClient(app) as client:
-        assert _state(client)["secrets_waiting"] == [1, 2]
-        assert json.loads(hub.private(1)[1])["asks"] and json.loads(hub.private(2)[1])["asks"]
+        assert _state(client)["secrets_waiting"] == [1]
+        assert json.loads(hub.private(1)[1])["asks"] and json.loads(hub.private(2)[1])["asks"] is None
         assert _post(client, "/api/secret", {"text": "z9"}, t1).status_code == 200
         table.wait(0.1)
-        assert "not a point" in json.loads(hub.private(1)[1])["refused"]
+        refused = json.loads(hub.private(1)[1])["refused"]
+        assert "not a point" in refused and "z9" not in refused  # refused without repeating it
         assert json.loads(hub.private(2)[1])["refused"] is None
+        # black is not asked yet: a request out of turn is refused and changes nothing
+        assert _post(client, "/api/secret", {"text": "hide=g1"}, t2).status_code == 200
+        table.wait(0.1)
+        assert "asked of you" in json.loads(hub.private(2)[1])["refused"] and not table.session.history
         assert _post(client, "/api/secret", {"text": "d7"}, t1).status_code == 200
-        assert _post(client, "/api/secret", {"text": "g1"}, t2).status_code == 200
-        assert _post(client, "/api/secret", {"text": "g1"}).status_code == 401
+        table.wait(0.1)
+        assert _state(client)["secrets_waiting"] == [2] and json.loads(hub.private(1)[1])["refused"] is None
+        assert _post(client, "/api/secret", {"text": "g1"}).status_code == 401  # no player's link
+        assert _post(client, "/api/secret", {"text": "g1"}, "forged-token-0123456789").status_code == 401
+        assert _post(client, "/api/secret", {"text": "hide=g1"}, t2).status_code == 200
         table.wait(0.1)
         mine, theirs = json.loads(hub.private(1)[1]), json.loads(hub.private(2)[1])
-        assert mine["tells"] == "Your hidden point: d7." and theirs["tells"] == "Your hidden point: g1."
+        assert mine["tells"] == "hidden point: d7" and theirs["tells"] == "hidden point: g1"
         assert "g1" not in json.dumps(mine) and "d7" not in json.dumps(theirs)
-        assert _state(client)["secrets_waiting"] == []
+        assert mine["asks"] is None and theirs["asks"] is None
+        v = _state(client)
+        assert v["secrets_waiting"] == [] and v["moves"] == ["hide", "hide"]
         table.run("put a1; put g7 black; put a4")
-        assert table.session.history and "d7" not in public_words() and "g1" not in public_words()
+        assert len(table.session.history) == 5 and "d7" not in public_words() and "g1" not in public_words()
         log = " ".join(a.message for a in table.session.log)
         assert "d7" not in log and "g1" not in log and "hidden point" not in log
         path = table.session.journal.path
         journal = path.read_text()
-        # (quoted: a digest's hex digits may hold "d7" by chance)
-        assert '"d7"' not in journal and '"g1"' not in journal and journal.count('"event":"sealed"') == 2
-        held = sealed_path(path)
-        assert held.stat().st_mode & 0o077 == 0  # beside the journal, for its owner only
+        assert "hide=" not in journal and '"d7"' not in journal and '"g1"' not in journal
+        assert secret_path(path).stat().st_mode & 0o077 == 0  # beside the journal, for its owner only
         assert "d7" not in capsys.readouterr().out
         table.run("put d7 black")  # black finds white's hidden point
         assert table.session.over and table.session.result.winner == 2
-    # The game is over: the secrets are unsealed in the journal, checked against their digests.
+        assert _state(client)["moves"][:2] == ["hide=d7", "hide=g1"]  # over: shown whole
+    # The game is over: the secrets are revealed in the journal, checked against their digests.
     contents = load_journal(path)
-    assert contents.unsealed == {1: "d7", 2: "g1"} and not held.exists()
+    assert contents.revealed and not contents.still_sealed
     assert replay_journal(contents)[1].result.winner == 2
 
 
 def test_a_resumed_game_gets_its_sealed_secrets_back(tmp_path, hide_and_seek):
     table, hub, remote, app = _game(GAME, tmp_path=tmp_path)
     s = table.session
-    assert s.keep_secret(1, "d7") is None and s.keep_secret(2, "g1") is None
+    s.enter_private("hide=d7")
+    s.enter_private("hide=g1")
     table.run("put a1; put g7 black")
     path = s.journal.path
     s.journal.close()
     r = resume(path, game=GAME)
-    assert r.state.private_words(1) == "Your hidden point: d7." and r.state.phase == "placement"
+    assert r.state.secrets() == {1: {"hidden point": "d7"}, 2: {"hidden point": "g1"}}
+    assert r.state.phase == "placement"
     r.journal.close()
-    # the file beside it edited: the digest does not match, and the game says so
-    held = json.loads(sealed_path(path).read_text())
-    held["1"]["text"] = "a4"
-    sealed_path(path).write_text(json.dumps(held))
-    with pytest.raises(JournalError, match="player 1's secret"):
+    # the secret file swapped for another's: its digests do not match, and the game says so
+    table2, *_ = _game(GAME, tmp_path=tmp_path / "other")
+    table2.session.enter_private("hide=a4")
+    table2.session.enter_private("hide=g1")
+    secret_path(path).write_bytes(secret_path(table2.session.journal.path).read_bytes())
+    with pytest.raises(JournalError):
         resume(path, game=GAME)
 
 
@@ -352,28 +366,6 @@ def test_player_links_are_random_and_checked():
     assert a.tokens[1] != a.tokens[2] and a.tokens[1] != b.tokens[1] and len(a.tokens[1]) >= 24
     assert a.player(a.tokens[2]) == 2 and a.player(b.tokens[2]) is None
     assert a.player(None) is None and a.player("") is None and a.player("x" * 1000) is None
-
-
-def test_an_unsealed_secret_must_match_its_digest():
-    """The journal's reader checks the answers written at the end against the digests sealed."""
-    from arbiter.journal import _digest, parse_journal
-
-    header = {"arbiter_journal": 1, "game": "tapatan", "options": {}, "chooser": None,
-              "created": "2025-05-01T12:00:00+00:00", "reader": "colour", "time_control": None}
-
-    def journal(*events):
-        return b"".join(json.dumps(x).encode() + b"\n" for x in (header, *events))
-
-    sealed = {"seq": 1, "event": "sealed", "player": 1, "digest": _digest("ab", "d7")}
-    good = parse_journal(journal(sealed, {"seq": 2, "event": "unsealed",
-                                          "secrets": {"1": {"text": "d7", "salt": "ab"}}}))
-    assert good.sealed == {1: _digest("ab", "d7")} and good.unsealed == {1: "d7"}
-    with pytest.raises(JournalError, match="does not match the one sealed"):
-        parse_journal(journal(sealed, {"seq": 2, "event": "unsealed", "secrets": {"1": {"text": "a4", "salt": "ab"}}},
-                              {"seq": 3, "event": "clock", "clock": {"x": 1}}))
-    with pytest.raises(JournalError, match="64 hex digits"):
-        parse_journal(journal({"seq": 1, "event": "sealed", "player": 1, "digest": "d7"},
-                              {"seq": 2, "event": "clock", "clock": {"x": 1}}))
 
 
 def test_the_terminals_qr_code_reads_back_as_the_address():

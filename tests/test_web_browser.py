@@ -149,16 +149,20 @@ def test_one_players_private_page_never_shows_anothers_secret(browser, hide_and_
         one, two, spectator = new_page(browser), new_page(browser), new_page(browser)
         for p, url in ((one, game.player_url(1)), (two, game.player_url(2)), (spectator, game.url)):
             p.goto(url)
-        for p, point in ((one, "d7"), (two, "g1")):
+        one.wait_for_selector("#secretform:not([hidden])", timeout=WAIT_MS)
+        assert not two.locator("#secretform").is_visible()  # only the player state.private_to names is asked
+        for p, point, then in ((one, "d7", 2), (two, "g1", None)):
             p.wait_for_selector("#secretform:not([hidden])", timeout=WAIT_MS)
             p.fill("#secret", point)
             p.click("#secretform button")
-        assert game.until(lambda: not game.session.secret_wanted(1) and not game.session.secret_wanted(2))
+            assert game.until(lambda: game.session.state.private_to == then)  # the session carries it out
+        assert len(game.session.history) == 2
         one.wait_for_function("document.getElementById('tells').textContent.includes('d7')", timeout=WAIT_MS)
         two.wait_for_function("document.getElementById('tells').textContent.includes('g1')", timeout=WAIT_MS)
         game.run("put a1; put g7 black")
         for p in (one, two, spectator):
-            p.wait_for_function("document.querySelectorAll('#moves li').length == 2", timeout=WAIT_MS)
+            p.wait_for_function("document.querySelectorAll('#moves li').length == 4", timeout=WAIT_MS)
+        assert "hide=" not in one.content() + two.content() + spectator.content()  # moves by their public text
         assert "hidden point: g1" not in one.content() and "hidden point: d7" not in two.content()
         assert "hidden point" not in spectator.content() and not spectator.locator("#private").is_visible()
         assert one.input_value("#secret") == ""  # the answer does not stay in the box

@@ -1,10 +1,11 @@
 """What the web page's tests share: a game family with secrets, and a simulated game to watch.
 
 *Hide and seek* (registered at run time, like the tic-tac-toe of test_family_protocol.py) is a
-family that uses the private channel: before the first step each player hides a point of the
-3x3 board, told only to the game through their private page; then they take turns putting a
+family with secret steps: first each player in turn hides a point of the 3x3 board with the
+step ``hide=d7`` (``state.private_to`` names them; it is entered on their private page and
+every page shows it only as ``hide``, ``rules.public_text``); then they take turns putting a
 man on an empty point, and the first to put one on the other's hidden point wins. Each player's
-private words name their own hidden point, and nothing else ever does until the end.
+``state.secrets()`` names their own hidden point, and nothing else ever does until the end.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from dataclasses import dataclass
 
 import engine
 from engine.boards import board as board_named
-from engine.core import PLACE, IllegalStep, Piece, Result, Step
+from engine.core import CALL, PLACE, IllegalStep, Piece, Result, Step
 from engine.games import GameSpec, register, unregister
 from engine.protocol import RulesBase, StateBase
 
 GAME = "hide-and-seek"
+HIDE = "hide="
 
 
 @dataclass(frozen=True)
@@ -36,15 +38,27 @@ class HideRules(RulesBase):
         self.board = board_named(settings.board)
         self.players = 2
         self.steps = {p: Step(PLACE, None, p) for p in self.board.points}
+        self.hides = {p: Step(CALL, None, HIDE + p) for p in self.board.points}
 
     def new(self, *, draws=None) -> "HideState":
         return HideState(self, {}, 1, {}, None)
 
     def parse(self, text: str) -> Step:
-        step = self.steps.get(str(text).strip())
+        t = str(text).strip()
+        if t.lower().startswith(HIDE):
+            step = self.hides.get(t[len(HIDE):].strip())
+            if step is None:  # never echo a secret
+                raise IllegalStep("hide", "that is not a point of the 3x3 board (a1 ... g7)")
+            return step
+        step = self.steps.get(t)
         if step is None:
-            raise IllegalStep(str(text), f"{text!r} is not a point of the 3x3 board")
+            raise IllegalStep(t, f"{t!r} is not a point of the 3x3 board")
         return step
+
+    def public_text(self, step) -> str:
+        """A hiding step shows only as ``hide``."""
+        text = str(step)
+        return "hide" if text.strip().lower().startswith(HIDE) else text
 
 
 class HideState(StateBase):
@@ -63,25 +77,21 @@ class HideState(StateBase):
             return "over"
         return "hiding" if len(self.hidden) < 2 else "placement"
 
+    @property
+    def private_to(self):
+        return self._to_move if self.phase == "hiding" else None
+
+    def secrets(self):
+        if self.result is not None:
+            return {}
+        return {p: {"hidden point": point} for p, point in self.hidden.items()}
+
     def position(self):
         return {p: Piece(o, "man") for p, o in self.men.items()}
 
-    def secret_wanted(self, player: int):
-        if self.result is None and player not in self.hidden and not self.men:
-            return "Hide a point of the board (a1 ... g7): the other player must find it."
-        return None
-
-    def with_secret(self, player: int, text: str):
-        point = str(text).strip()
-        if point not in self.rules.board.points:
-            raise IllegalStep("secret", "that is not a point of the 3x3 board (a1 ... g7)")
-        return HideState(self.rules, self.men, self._to_move, {**self.hidden, player: point}, None)
-
-    def private_words(self, player: int):
-        point = self.hidden.get(player)
-        return None if point is None else f"Your hidden point: {point}."
-
     def legal_steps(self):
+        if self.phase == "hiding":
+            return tuple(self.rules.hides.values())
         if self.phase != "placement":
             return ()
         return tuple(self.rules.steps[p] for p in self.rules.board.points if p not in self.men)
@@ -90,8 +100,10 @@ class HideState(StateBase):
         step = step if isinstance(step, Step) else self.rules.parse(step)
         if self.result is not None:
             return "the game is over"
-        if len(self.hidden) < 2:
-            return "both players must hide a point first, each on their own page"
+        if self.phase == "hiding":
+            return None if step.kind == CALL else "both players must hide a point first, each on their own page"
+        if step.kind == CALL:
+            return "both points are hidden already"
         if step.dst in self.men:
             return f"{step.dst} is taken"
         return None
@@ -100,9 +112,11 @@ class HideState(StateBase):
         step = step if isinstance(step, Step) else self.rules.parse(step)
         why = self.why_illegal(step)
         if why:
-            raise IllegalStep(str(step), why)
-        men = {**self.men, step.dst: self._to_move}
+            raise IllegalStep(self.rules.public_text(step), why)
         other = 3 - self._to_move
+        if step.kind == CALL:
+            return HideState(self.rules, self.men, other, {**self.hidden, self._to_move: step.dst[len(HIDE):]}, None)
+        men = {**self.men, step.dst: self._to_move}
         result = None
         if self.hidden.get(other) == step.dst:
             result = Result(self._to_move, False, f"found the other player's hidden point {step.dst}")

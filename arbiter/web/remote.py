@@ -1,4 +1,4 @@
-"""The page's side of a refereed game: player links, the buttons and secrets sent from a phone,
+"""The page's side of a refereed game: player links, the buttons and secret steps sent from a phone,
 and the views published to the hub after everything the session announces.
 
 The server runs in its own thread; the session in another. A request from a page is checked in
@@ -20,15 +20,52 @@ from typing import Any
 from hardware.buttons import Press, Role
 
 from .hub import Hub
-from .snapshot import private_view, public_view
+from .snapshot import private_view, public_kinds, public_view
 
-__all__ = ["ACTIONS", "PlayerLinks", "Remote", "attach"]
+__all__ = ["ACTIONS", "PlayerLinks", "Remote", "attach", "enter_secret"]
 
 # What a player's page may ask, and the button each stands for ("choose" and "secret" are not
-# buttons: the session is asked directly, in its own thread).
+# buttons: the session is asked directly, in its own thread; "secret" is the secret step
+# ``state.private_to`` asks of that player, given to ``Session.enter_private``).
 ACTIONS = {"confirm": Role.CONFIRM, "menu": Role.MENU, "undo": Role.UNDO, "hint": Role.MENU}
 MAX_QUEUE = 64  # requests waiting for the session; more are refused (a page gone mad)
-MAX_SECRET = 200  # characters in a secret answer
+MAX_SECRET = 200  # characters in a secret step
+
+
+def enter_secret(session, player: int, typed: str) -> str | None:
+    """Give ``player``'s secret step, typed on their private page, to ``Session.enter_private``:
+    None when taken, else why not, in words that never repeat what was typed (an illegal step is
+    named by its public text). Only the player ``state.private_to`` names may enter one. The
+    whole step (``goal=CST``) or, when every secret step due shares one public text, only what
+    follows its ``=`` (``CST``) is taken."""
+    st = session.state
+    if session.over or st.result is not None or st.private_to != player:
+        return "no secret step is asked of you just now"
+    typed = typed.strip()
+    kinds = public_kinds(st)
+    tried = [typed]
+    if "=" not in typed and len(kinds) == 1:
+        tried.insert(0, f"{kinds[0]}={typed}")
+    error = None
+    for text in tried:
+        try:
+            session.enter_private(text)
+        except ValueError as exc:  # IllegalStep too: refused by its public text
+            error = error or str(exc)
+            continue
+        except Exception:  # a step that does not even parse: said without repeating it
+            error = error or "not a step of this game"
+            continue
+        return None
+    return _without(error or "not a legal step now", typed)
+
+
+def _without(message: str, typed: str) -> str:
+    """The refusal, with anything the player typed taken out (it could be the secret itself)."""
+    for part in {typed, typed.split("=", 1)[-1]}:
+        if part and len(part) > 1:
+            message = message.replace(part, "...")
+    return message
 
 
 class PlayerLinks:
@@ -127,7 +164,7 @@ class Remote:
                 return "choose needs the number of a reading"
         elif action == "secret":
             if not isinstance(arg, str) or not arg.strip() or len(arg) > MAX_SECRET:
-                return f"a secret is some text of at most {MAX_SECRET} characters"
+                return f"a secret step is some text of at most {MAX_SECRET} characters"
         else:
             return f"unknown action {action!r}"
         with self._lock:
@@ -149,7 +186,7 @@ class Remote:
             elif action == "choose":
                 s.choose(arg)
             elif action == "secret":
-                self._refused[player] = s.keep_secret(player, arg)
+                self._refused[player] = enter_secret(s, player, arg)
                 self.dirty = True
         return presses
 

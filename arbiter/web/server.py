@@ -13,7 +13,7 @@ Routes (everything the page needs; nothing else answers):
 ``GET /api/private/events``            that player's private view, pushed (token in the header)
 ``POST /api/control``                  ``{"action": "confirm"|"menu"|"undo"|"hint"|"choose",
                                        "index": n}``: a button, for a player
-``POST /api/secret``                   ``{"text": ...}``: a player's private answer
+``POST /api/secret``                   ``{"text": ...}``: the secret step asked of that player (``state.private_to``)
 ``GET /api/games``                     the journals folder, as a list of games
 ``GET /api/games/{name}``              one game's moves; ``/board/{n}``: the board after n steps;
                                        ``/record``: the game record to download

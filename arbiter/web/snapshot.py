@@ -2,9 +2,11 @@
 
 Built in the session's thread, from what the session already holds for its screen and LEDs
 (the referee's state, history and latest verdict, the clock, what was last said), so the page
-shows exactly what the terminal shows. Nothing private goes into the public view: a player's
-question and private words (``Session.secret_wanted``, ``Session.private_words``) go only into
-that player's view, and the public view says no more than that a player still has to answer.
+shows exactly what the terminal shows. Nothing private goes into the public view: a secret step
+(the one ``state.private_to`` asks for: a code, a goal, hidden beads) is listed by its public
+text (``rules.public_text``) until the game is over, and what only a player may see
+(``state.secrets()``) and the request for their secret step go only into that player's view;
+the public view says no more than whose secret step is awaited.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from hardware.signals import Guidance
 from .. import referee as R
 from .svg import board_svg, colour_css
 
-__all__ = ["private_view", "public_view", "QUIET"]
+__all__ = ["private_view", "public_kinds", "public_moves", "public_view", "QUIET"]
 
 QUIET = frozenset({"unchanged", "seen"})  # announcements a page does not list
 MESSAGES = 10  # how many of the latest messages a page lists
@@ -138,20 +140,51 @@ def public_view(session, t: float | None = None, *, title: str = "") -> dict[str
         "captures": [{"colour": rules.colour_name(c), "css": colour_css(rules, c), "n": n}
                      for c, n in session.captures().items()],
         "stacks": session.stacks_words(),
-        "moves": [str(s) for s in session.history],
+        "moves": public_moves(session),
         "said": {"kind": last.kind, "message": last.message} if last else None,
         "waiting": session.waiting_for,
         "messages": [{"kind": a.kind, "message": a.message} for a in said],
         "health": session.reader_health().problem or "",
-        "secrets_waiting": [p for p in range(1, session.game.players + 1) if session.secret_wanted(p)],
+        "secrets_waiting": [] if session.over or st.private_to is None else [st.private_to],
         "controls": _controls(session),
     }
 
 
+def public_moves(session) -> list[str]:
+    """The steps so far as every page may show them: a secret step by its public text until the
+    game is over (then every step in full, as the journal's reveal does)."""
+    if session.state.result is not None:
+        return [str(s) for s in session.history]
+    public = session.game.rules.public_text
+    return [public(s) for s in session.history]
+
+
+def public_kinds(state) -> list[str]:
+    """The public texts of the secret steps legal now (``["goal", "beads"]``): what a player is
+    asked to type, without a hint of which one to choose."""
+    rules = state.rules
+    kinds: list[str] = []
+    for step in state.legal_steps():
+        text = rules.public_text(step)
+        if text != str(step) and text not in kinds:
+            kinds.append(text)
+    return kinds
+
+
 def private_view(session, player: int, refused: str | None = None) -> dict[str, Any]:
-    """What only ``player`` may see: the question asked of them, their private words, and why
-    their last answer was refused (``refused``)."""
+    """What only ``player`` may see: what the game keeps secret for them (``state.secrets()``),
+    the request for their secret step when ``state.private_to`` names them, and why their last
+    entry was refused (``refused``, by its public text: what they typed is never repeated)."""
     rules = session.game.rules
+    st = session.state
     colour = rules.colour_of(player)
+    asks = None
+    if not session.over and st.result is None and st.private_to == player:
+        kinds = public_kinds(st)
+        what = " or ".join(kinds) if kinds else "secret step"
+        example = f" (the whole step, or what follows \"{kinds[0]}=\")" if len(kinds) == 1 else ""
+        asks = f"Your secret {what}: type it here{example}; nobody else sees it."
+    mine = st.secrets().get(player) or {}
+    tells = "; ".join(f"{name}: {value}" for name, value in mine.items()) or None
     return {"player": player, "colour": rules.colour_name(colour), "css": colour_css(rules, colour),
-            "asks": session.secret_wanted(player), "tells": session.private_words(player), "refused": refused}
+            "asks": asks, "tells": tells, "refused": refused}

@@ -91,7 +91,7 @@ function show(v) {
   const caps = v.captures.filter((c) => c.n > 0).map((c) => `${c.n} by ${c.colour}`);
   $("captures").textContent = (caps.length ? "Taken so far: " + caps.join(", ") : "") + (v.stacks ? " · Stacks: " + v.stacks : "");
   $("secretswaiting").textContent = v.secrets_waiting.length
-    ? "Waiting for a private answer from player " + v.secrets_waiting.join(", ") + " (on their own page)." : "";
+    ? "Waiting for a secret step from player " + v.secrets_waiting.join(", ") + " (typed on their own page)." : "";
   $("health").hidden = !v.health;
   $("health").textContent = v.health;
   const moves = $("moves");
