@@ -34,7 +34,7 @@ def journal_bytes(*events, header=HEADER) -> bytes:
 @pytest.mark.parametrize("event,header,says", [
     ([1, 2], HEADER, "an event line must be a JSON object"),
     ({"seq": 1, "event": "resign"}, HEADER,
-     "unknown event 'resign' (a journal has step, takeback, correction, clock, end, sealed, unsealed)"),
+     "unknown event 'resign' (a journal has step, takeback, correction, clock, end, reveal)"),
     ({"seq": 1, "event": "clock", "clock": 5}, HEADER, "\"clock\" must be a clock snapshot object"),
     ({"seq": 1, "event": "clock", "clock": {}, "draws": [1]}, HANKY_HEADER, "move-chooser draws come with a step"),
     ({"seq": 1, "event": "step", "ply": 1, "step": "Oc3", "draws": [True]}, HANKY_HEADER,

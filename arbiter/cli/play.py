@@ -515,6 +515,7 @@ def _run_camera(session, private_pages: bool = False) -> tuple[str, int] | None:
     # prompt would hold the loop that carries out the pages' requests); without a terminal it
     # waits for another private entry.
     hidden_entry = sys.stdin.isatty() and not private_pages
+    keys = session.buttons if isinstance(session.buttons, KeyboardButtons) else None  # line mode while typing
     try:
         while not session.over:
             session.poll()
