@@ -2,7 +2,7 @@
 referee, the tokens read by a simulated reed-switch grid (occupancy: tokens belong to nobody).
 
 The goals and bead choices are given the way a private page would give them
-(``Session.enter_private``; no private page exists yet, docs/circles.md). The circle and a
+(``Session.enter_private``, as the private web page does: tests/test_web.py). The circle and a
 Blocker are said with the buttons (here straight to the referee); the token move is made on the
 board and read.
 """

@@ -292,6 +292,43 @@ def test_a_resumed_game_gets_its_sealed_secrets_back(tmp_path, hide_and_seek):
         resume(path, game=GAME)
 
 
+def test_thinking_in_circles_goals_and_beads_on_the_private_pages(tmp_path):
+    """A real family's secret steps, asked at any time in the game: each player's goal, then
+    (after a circle is chosen) their beads, typed on their own page by what follows ``goal=`` or
+    ``beads=``; every page lists them as ``goal`` and ``beads``, each private page shows its own
+    goals only, and the journal holds neither mid-game."""
+    table, hub, remote, app = _game("thinking-in-circles", tmp_path=tmp_path)
+    t1, t2 = remote.links.tokens[1], remote.links.tokens[2]
+
+    def private(p):
+        return json.loads(hub.private(p)[1])
+
+    with TestClient(app) as client:
+        assert "goal" in private(1)["asks"] and private(2)["asks"] is None
+        assert _post(client, "/api/secret", {"text": "CCX"}, t1).status_code == 200  # an illegal goal
+        table.wait(0.1)
+        assert private(1)["refused"].startswith("goal") and "CCX" not in private(1)["refused"]
+        assert _post(client, "/api/secret", {"text": "CST"}, t1).status_code == 200
+        table.wait(0.1)
+        assert _post(client, "/api/secret", {"text": "goal=PPT"}, t2).status_code == 200
+        table.wait(0.1)
+        assert "CST" in private(1)["tells"] and "PPT" not in json.dumps(private(1))
+        assert "PPT" in private(2)["tells"] and "CST" not in json.dumps(private(2))
+        table.session.referee.enter("C3")  # the circle, said with the buttons (here straight to the referee)
+        remote.publish()
+        assert "beads" in private(table.session.state.private_to)["asks"]
+        first = table.session.state.private_to
+        assert _post(client, "/api/secret", {"text": "3w"}, remote.links.tokens[first]).status_code == 200
+        table.wait(0.1)
+        assert "3w" not in json.dumps({p: private(p) for p in (1, 2) if p != first})
+        v = _state(client)
+        assert v["moves"] == ["goal", "goal", "C3", "beads"]
+        words = json.dumps(v)
+        assert "CST" not in words and "PPT" not in words and "3w" not in words
+        journal = table.session.journal.path.read_text()
+        assert "CST" not in journal and "PPT" not in journal and "3w" not in journal
+
+
 # ------------------------------------------------------------------ history
 def test_the_history_lists_replays_and_downloads_games(tmp_path):
     table, hub, remote, app = _game(tmp_path=tmp_path)
