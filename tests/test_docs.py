@@ -67,6 +67,11 @@ NEEDS_HARDWARE = [
     (r".*--journal /media/", "a USB stick mounted there (tests/test_journal_safety.py checks --journal DIR)"),
     (r"make bench-journal\b", "a stress benchmark: half an hour"),
     (r"make mutation\b", "mutation testing: hours"),
+    (r"make (train-data|heldout-data)\b", "renders training scenes with Blender: hours "
+                                          "(tests/test_training_scenes.py checks what they draw)"),
+    (r"make train-reader\b", "trains the spot network with PyTorch (the train extra): an hour"),
+    (r"make bench-\S+", "a benchmark: minutes; it prints figures, it checks nothing"),
+    (r"make web-pictures\b", "photographs the web page in Chromium for the docs"),
 ]
 
 # (pattern, why it runs until stopped): started, given Ctrl-C once it has printed, and expected
