@@ -30,6 +30,11 @@ __all__ = ["SerialReader"]
 _PIECES = {wire.NORTH: Piece(1, "piece"), wire.SOUTH: Piece(2, "piece")}
 _OCCUPIED = Piece(0, "piece")
 FAULT_NOTE = "the sensor under it reports a fault"
+# A resync (a change report lost, the whole board asked for again) mends itself within a full
+# scan's round trip, usually in tens of milliseconds: health says nothing of it until it has lasted
+# this long, so the status line does not flash "out of step" at every lost report. Frames stay
+# unread meanwhile (``read`` blocks them), so nothing is judged on a copy that may be wrong.
+RESYNC_QUIET_S = 0.5
 
 
 class SerialReader:
@@ -54,6 +59,7 @@ class SerialReader:
         self._index = [(s, sensor_map.cells[s]) for s in self.spots]
         self._cache: tuple[tuple[int, ...], Observation] | None = None
         self.reads = 0
+        self._resync_since: float | None = None  # when the link fell out of step (health's quiet time)
 
     def read(self) -> Observation:
         self.reads += 1
@@ -78,6 +84,16 @@ class SerialReader:
         cells the board does not have)."""
         link = self.link
         down = None if link.ready else (link.problem or "the sensor board is not ready")
+        resyncing = (not link.ready and link.serial is not None and link.hello_seen and link.refused is None
+                     and not link.in_sync)
+        if not resyncing:
+            self._resync_since = None
+        else:
+            t = link.now()
+            if self._resync_since is None:
+                self._resync_since = t
+            if t - self._resync_since < RESYNC_QUIET_S:
+                down = None  # a resync under way: said only if it lasts (RESYNC_QUIET_S)
         return ReaderHealth.of(down, link.warning)
 
     def observation(self, states) -> Observation:

@@ -264,3 +264,35 @@ def test_no_reader_is_defined_in_the_command_line_and_the_simulators_live_in_arb
                                                       f"firmware_bridge/ or arbiter/sim/"
     for old in ("sim_readers", "physical", "sensor_sim", "scenario", "demo"):
         assert not (ROOT / "arbiter" / f"{old}.py").exists(), f"arbiter/{old}.py is back outside arbiter/sim/"
+
+
+def test_a_short_resync_does_not_flash_on_the_status_line_but_a_long_one_and_an_unplug_do():
+    """A lost change report puts the link out of step until the full scan it asks for comes
+    back, usually within milliseconds: the screen stays quiet for that (the frames meanwhile are
+    not read), says so once it lasts RESYNC_QUIET_S, and says an unplugged board at once."""
+    from types import SimpleNamespace
+
+    from firmware_bridge.maps import default_map
+    from firmware_bridge.reader import RESYNC_QUIET_S, SerialReader
+
+    g = engine.load("tapatan")
+    m = default_map(g.rules.board)
+    now = [100.0]
+    link = SimpleNamespace(info=SimpleNamespace(rows=m.rows, cols=m.cols, sensing="occupancy"), ready=True,
+                           serial=object(), hello_seen=True, refused=None, in_sync=True, problem=None,
+                           warning=None, now=lambda: now[0])
+    reader = SerialReader(link, m, g)
+    assert reader.health() is HEALTHY
+    lost = "a report from the sensor board was lost; reading the whole board again"
+    link.ready, link.in_sync, link.problem = False, False, lost
+    assert reader.health() is HEALTHY  # just fell out of step
+    now[0] += RESYNC_QUIET_S / 2
+    assert reader.health() is HEALTHY  # still mending: nothing to say yet
+    link.ready, link.in_sync, link.problem = True, True, None  # the full scan came back
+    assert reader.health() is HEALTHY
+    link.ready, link.in_sync, link.problem = False, False, lost  # lost again, and for long
+    assert reader.health() is HEALTHY
+    now[0] += RESYNC_QUIET_S + 0.01
+    assert reader.health().problem == lost
+    link.serial, link.problem = None, "the sensor board is unplugged (gone); plug it back in"
+    assert "unplugged" in reader.health().problem  # an unplug is said at once
