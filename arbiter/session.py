@@ -547,6 +547,44 @@ class Session:
         self._verdict(self.referee.enter(step), t)
         self._show(t)
 
+    def secret_kinds(self) -> list[str]:
+        """The public texts of the secret steps legal now (``["goal", "beads"]``): what a player is
+        asked to type, without a hint of which one to choose."""
+        st = self.state
+        kinds: list[str] = []
+        for step in st.legal_steps():
+            text = st.rules.public_text(step)
+            if text != str(step) and text not in kinds:
+                kinds.append(text)
+        return kinds
+
+    def enter_typed_secret(self, typed: str) -> str | None:
+        """``enter_private`` for a step a player typed unseen (on the terminal or their private
+        page): None when taken, else why not, in words that never repeat what was typed. The
+        whole step (``goal=CST``) or, when every secret step due shares one public text, only what
+        follows its ``=`` (``CST``) is taken."""
+        typed = typed.strip()
+        kinds = self.secret_kinds()
+        tried = [typed]
+        if "=" not in typed and len(kinds) == 1:
+            tried.insert(0, f"{kinds[0]}={typed}")
+        error = None
+        for text in tried:
+            try:
+                self.enter_private(text)
+            except ValueError as exc:  # IllegalStep too: refused by its public text
+                error = error or str(exc)
+                continue
+            except Exception:  # a step that does not even parse: said without repeating it
+                error = error or "not a step of this game"
+                continue
+            return None
+        message = error or "not a legal step now"
+        for part in {typed, typed.split("=", 1)[-1]}:  # what was typed could be the secret itself
+            if part and len(part) > 1:
+                message = message.replace(part, "...")
+        return message
+
     def menu_items(self) -> list[tuple[str, Any]]:
         """What the menu button offers when no reading is in doubt, in turn: the best step of a
         solved game (``("hint", Hint)``), and the steps the players make that the reader cannot

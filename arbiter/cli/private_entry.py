@@ -27,16 +27,6 @@ def player_words(rules, player: int) -> str:
     return rules.colour_name(rules.colour_of(player))
 
 
-def _public_kinds(state) -> list[str]:
-    rules = state.rules
-    kinds: list[str] = []
-    for step in state.legal_steps():
-        text = rules.public_text(step)
-        if text != str(step) and text not in kinds:
-            kinds.append(text)
-    return kinds
-
-
 def ask_private(session, say: Callable[[str], None], read: Callable[[str], str] = getpass.getpass,
                 tries: int = 5) -> bool:
     """Ask the player ``state.private_to`` names for their secret step; True once one is entered.
@@ -55,7 +45,7 @@ def ask_private(session, say: Callable[[str], None], read: Callable[[str], str] 
         live.stop()
         screen.live = None
     rules = st.rules
-    kinds = _public_kinds(st)
+    kinds = session.secret_kinds()
     what = " or ".join(kinds) if kinds else "secret step"
     who = player_words(rules, player)
     say(f"{who.capitalize()}: your secret {what}, typed unseen. Everyone else, please look away.")
@@ -64,30 +54,11 @@ def ask_private(session, say: Callable[[str], None], read: Callable[[str], str] 
         if not typed:
             say("Nothing typed; try again.")
             continue
-        tried = [typed]
-        if "=" not in typed and len(kinds) == 1:
-            tried.insert(0, f"{kinds[0]}={typed}")
-        error = None
-        for text in tried:
-            try:
-                session.enter_private(text)
-            except ValueError as exc:
-                error = error or str(exc)
-                continue
-            except Exception:  # a step that does not even parse: say so without repeating it
-                error = error or f"{what}: not a step of this game"
-                continue
+        refused = session.enter_typed_secret(typed)
+        if refused is None:
             say(f"Thank you, {who}: your {what} is in. Everyone may look again.")
             return True
-        say(f"Refused: {_without(error, typed)}. Type it again.")
+        say(f"Refused: {refused}. Type it again.")
     say(f"No {what} accepted; I will ask {who} again.")
     return False
 
-
-def _without(message: str | None, typed: str) -> str:
-    """The refusal, with anything the player typed taken out (it could be the secret itself)."""
-    text = message or "not a legal step now"
-    for part in {typed, typed.split("=", 1)[-1]}:
-        if part and len(part) > 1:
-            text = text.replace(part, "...")
-    return text

@@ -20,7 +20,7 @@ from typing import Any
 from hardware.buttons import Press, Role
 
 from .hub import Hub
-from .snapshot import private_view, public_kinds, public_view
+from .snapshot import private_view, public_view
 
 __all__ = ["ACTIONS", "PlayerLinks", "Remote", "attach", "enter_secret"]
 
@@ -33,39 +33,13 @@ MAX_SECRET = 200  # characters in a secret step
 
 
 def enter_secret(session, player: int, typed: str) -> str | None:
-    """Give ``player``'s secret step, typed on their private page, to ``Session.enter_private``:
-    None when taken, else why not, in words that never repeat what was typed (an illegal step is
-    named by its public text). Only the player ``state.private_to`` names may enter one. The
-    whole step (``goal=CST``) or, when every secret step due shares one public text, only what
-    follows its ``=`` (``CST``) is taken."""
+    """Give ``player``'s secret step, typed on their private page, to the session
+    (``Session.enter_typed_secret``): None when taken, else why not. Only the player
+    ``state.private_to`` names may enter one."""
     st = session.state
     if session.over or st.result is not None or st.private_to != player:
         return "no secret step is asked of you just now"
-    typed = typed.strip()
-    kinds = public_kinds(st)
-    tried = [typed]
-    if "=" not in typed and len(kinds) == 1:
-        tried.insert(0, f"{kinds[0]}={typed}")
-    error = None
-    for text in tried:
-        try:
-            session.enter_private(text)
-        except ValueError as exc:  # IllegalStep too: refused by its public text
-            error = error or str(exc)
-            continue
-        except Exception:  # a step that does not even parse: said without repeating it
-            error = error or "not a step of this game"
-            continue
-        return None
-    return _without(error or "not a legal step now", typed)
-
-
-def _without(message: str, typed: str) -> str:
-    """The refusal, with anything the player typed taken out (it could be the secret itself)."""
-    for part in {typed, typed.split("=", 1)[-1]}:
-        if part and len(part) > 1:
-            message = message.replace(part, "...")
-    return message
+    return session.enter_typed_secret(typed)
 
 
 class PlayerLinks:

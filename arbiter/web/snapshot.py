@@ -20,7 +20,7 @@ from hardware.signals import Guidance
 from .. import referee as R
 from .svg import board_svg, colour_css
 
-__all__ = ["private_view", "public_kinds", "public_moves", "public_view", "QUIET"]
+__all__ = ["private_view", "public_moves", "public_view", "QUIET"]
 
 QUIET = frozenset({"unchanged", "seen"})  # announcements a page does not list
 MESSAGES = 10  # how many of the latest messages a page lists
@@ -159,18 +159,6 @@ def public_moves(session) -> list[str]:
     return [public(s) for s in session.history]
 
 
-def public_kinds(state) -> list[str]:
-    """The public texts of the secret steps legal now (``["goal", "beads"]``): what a player is
-    asked to type, without a hint of which one to choose."""
-    rules = state.rules
-    kinds: list[str] = []
-    for step in state.legal_steps():
-        text = rules.public_text(step)
-        if text != str(step) and text not in kinds:
-            kinds.append(text)
-    return kinds
-
-
 def private_view(session, player: int, refused: str | None = None) -> dict[str, Any]:
     """What only ``player`` may see: what the game keeps secret for them (``state.secrets()``),
     the request for their secret step when ``state.private_to`` names them, and why their last
@@ -180,7 +168,7 @@ def private_view(session, player: int, refused: str | None = None) -> dict[str, 
     colour = rules.colour_of(player)
     asks = None
     if not session.over and st.result is None and st.private_to == player:
-        kinds = public_kinds(st)
+        kinds = session.secret_kinds()
         what = " or ".join(kinds) if kinds else "secret step"
         example = f" (the whole step, or what follows \"{kinds[0]}=\")" if len(kinds) == 1 else ""
         asks = f"Your secret {what}: type it here{example}; nobody else sees it."
