@@ -206,12 +206,32 @@ class RulesBase:
             return ()
         return tuple(p for p in (step.src, step.dst) if p)
 
+    # A family's secret steps, by the prefix of their text, and the word every player sees in
+    # their place (Brainmaster: (("code=", "code"),)). Empty: nothing this family plays is secret.
+    secret_prefixes: tuple[tuple[str, str], ...] = ()
+
     def public_text(self, step: Step | str) -> str:
         """``step`` as every player may see it (on the screen, the shared page, an announcement).
 
         The step itself, unless it is a secret (``State.private_to`` said it was due): then only
-        what kind of step it was (a Brainmaster ``code=RBGY`` shows as ``code``)."""
-        return str(step)
+        what kind of step it was (a Brainmaster ``code=RBGY`` shows as ``code``), from
+        ``secret_prefixes``."""
+        text = str(step)
+        if self.secret_prefixes:
+            low = text.strip().lower()
+            for prefix, word in self.secret_prefixes:
+                if low.startswith(prefix):
+                    return word
+        return text
+
+    def _intern(self, kind: str, text: str) -> Step:
+        """One ``Step`` per text, for families whose steps are words (codes, goals, calls): made
+        on first use and kept, so the same step parsed twice is the same object."""
+        steps = self.__dict__.setdefault("_steps", {})
+        st = steps.get(text)
+        if st is None:
+            st = steps[text] = Step(kind, None, text)
+        return st
 
     def explainer(self, sees: str) -> "Explainer":
         """How this family explains a board seen by a ``sees`` reader (cached per reader kind)."""

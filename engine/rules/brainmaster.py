@@ -124,6 +124,7 @@ class BrainmasterRules(RulesBase):
     piece_kinds = (CODE, KEY)
     line_name = "a cracked code"
     draws_private = True  # solo: the chance draws are the companion's codes
+    secret_prefixes = ((SET_CODE, "code"),)  # the code step shows only that the code was set
 
     def __init__(self, name: str, settings: BrainmasterSettings):
         s = settings
@@ -215,12 +216,6 @@ class BrainmasterRules(RulesBase):
         return tuple(out)
 
     # ------------------------------------------------------------------ steps
-    def _intern(self, kind: str, text: str) -> Step:
-        st = self._steps.get(text)
-        if st is None:
-            st = self._steps[text] = Step(kind, None, text)
-        return st
-
     def guess_step(self, row: int, code: Sequence[int]) -> Step:
         return self._intern(CLUSTER, f"{row}:{code_text(code)}")
 
@@ -293,11 +288,6 @@ class BrainmasterRules(RulesBase):
             black, white = self.step_answer(step)
             return g.key_spots(row)[: black + white]
         return g.row_spots(row)
-
-    def public_text(self, step: Step | str) -> str:
-        """The step as every player may see it: the code step says only that the code was set."""
-        text = str(step)
-        return "code" if text.lower().startswith(SET_CODE) else text
 
     def guesses(self, row: int) -> tuple[Step, ...]:
         """Every guess for ``row``, in code-number order (built once per row)."""

@@ -109,6 +109,7 @@ class CirclesRules(RulesBase):
     reads_as = "occupancy"  # the tokens belong to nobody: a reader needs only to see where they stand
     line_name = "three in a row"
     players = 2
+    secret_prefixes = ((SET_GOAL, "goal"), (SET_BEADS, "beads"))  # a goal or a bead choice
 
     def __init__(self, name: str, settings: CirclesSettings, geometry: CirclesBoard | None = None):
         s = settings
@@ -148,12 +149,6 @@ class CirclesRules(RulesBase):
         return f"player {player} ({self.colour_name(player)})"
 
     # ------------------------------------------------------------------ steps
-    def _intern(self, kind: str, text: str) -> Step:
-        st = self._steps.get(text)
-        if st is None:
-            st = self._steps[text] = Step(kind, None, text)
-        return st
-
     def goal_steps(self) -> tuple[Step, ...]:
         """Every goal a player may choose (UnCloned: none with a shape twice side by side)."""
         if self._goal_steps is None:
@@ -241,16 +236,6 @@ class CirclesRules(RulesBase):
     def _circle_space(spot: str) -> tuple[int, int]:
         k, s = spot[1:].split(".")
         return int(k), int(s)
-
-    def public_text(self, step: Step | str) -> str:
-        """A goal or bead choice shows only as ``goal`` or ``beads``."""
-        text = str(step)
-        low = text.strip().lower()
-        if low.startswith(SET_GOAL):
-            return "goal"
-        if low.startswith(SET_BEADS):
-            return "beads"
-        return text
 
     def _make_explainer(self, sees: str):
         from .circles_explain import CirclesExplainer
