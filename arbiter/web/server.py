@@ -203,26 +203,28 @@ def make_app(hub: Hub, *, remote=None, history: History | None = None, launcher=
 
         return stream(mine)
 
-    async def control(request: Request) -> Response:
+    async def from_player(request: Request, needs: str, submit) -> Response:
+        """A player's request (a control, a secret): its JSON body, the player its link names
+        (401 without one), then ``submit(player, data)``, whose words are a refusal (400)."""
         data = await body_of(request)
         if isinstance(data, Response):
             return data
         p = player_of(request)
         if p is None:
-            return refuse(401 if stage.remote is not None else 404, "the controls need a player's link")
-        action = data.get("action")
-        why = stage.remote.submit(p, action if isinstance(action, str) else "", data.get("index"))
+            return refuse(401 if stage.remote is not None else 404, f"{needs} a player's link")
+        why = submit(p, data)
         return refuse(400, why) if why else respond({"ok": True})
 
+    async def control(request: Request) -> Response:
+        def submit(p, data):
+            action = data.get("action")
+            return stage.remote.submit(p, action if isinstance(action, str) else "", data.get("index"))
+
+        return await from_player(request, "the controls need", submit)
+
     async def secret(request: Request) -> Response:
-        data = await body_of(request)
-        if isinstance(data, Response):
-            return data
-        p = player_of(request)
-        if p is None:
-            return refuse(401 if stage.remote is not None else 404, "a secret needs a player's link")
-        why = stage.remote.submit(p, "secret", data.get("text"))
-        return refuse(400, why) if why else respond({"ok": True})
+        return await from_player(request, "a secret needs",
+                                 lambda p, data: stage.remote.submit(p, "secret", data.get("text")))
 
     def need_history() -> History:
         if history is None:
