@@ -1,8 +1,9 @@
 """Score the camera reader on the photoreal set (Blender/Cycles renders, not the simulator).
 
-    .venv/bin/python benchmarks/photoreal.py                     # dev and holdout, a table
+    .venv/bin/python benchmarks/photoreal.py                     # every stored set, a table each, pooled
     .venv/bin/python benchmarks/photoreal.py benchmarks/data/photoreal/dev --json out.json
     .venv/bin/python benchmarks/photoreal.py --game               # the game sets through the referee
+    .venv/bin/python benchmarks/photoreal.py --sample             # only the regression sample (SAMPLE)
     .venv/bin/python benchmarks/photoreal.py benchmarks/data/photoreal/dev --reader learned   # docs/piece-book.md
 
 Per setup (one camera pose over one board) the two calibration pictures are given to
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -50,7 +52,9 @@ from engine.core import Piece  # noqa: E402
 from vision.calibration import CalibrationError, calibrate  # noqa: E402
 from vision.learned_reader import reader_for  # noqa: E402
 
-DATA = ROOT / "benchmarks" / "data" / "photoreal"
+# Where the stored sets are; PHOTOREAL_DATA points the benchmark and tests/test_photoreal.py at
+# another copy (a copy cut to the regression sample, to try the tests as a fresh clone runs them).
+DATA = Path(os.environ.get("PHOTOREAL_DATA") or ROOT / "benchmarks" / "data" / "photoreal")
 # The sets read for figures, in the order they are reported (the game set is read with --game).
 SCORED = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9",
           "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18",
@@ -66,13 +70,112 @@ TARGET_REFUSED = 1.0  # % of clear frames refused as occluded
 SIMULATOR = {"htjb": {"point_err": 0.032, "right": 99.0}, "brain-hanky": {"point_err": 0.000, "right": 92.7}}
 
 
-def load_set(set_dir) -> dict:
+def _twins(*frames: str) -> tuple[str, ...]:
+    """Frames with their two darker twins (``-s1``, ``-s2``): what the exposure step reads."""
+    return tuple(name for f in frames for name in (f, f"{f}-s1", f"{f}-s2"))
+
+
+# Every setup's frames kept, for a game played through the referee from its first step.
+WHOLE = "whole setup"
+# The regression sample: the pictures the tests read, the only ones left in git's work tree
+# (docs/photoreal.md, "The regression sample"). Per set and setup the pictures kept, by name
+# without ".jpg"; each setup named keeps its two calibration pictures too, and a setup named with
+# no pictures keeps those alone. benchmarks/photoreal_sample.py cuts the stored sets to it and
+# checks it is there; tests/test_photoreal.py reads it (its frames once misread must be in it).
+# dev: in every setup a few clear frames (windows, dim ones, the wooden men, the tilted camera,
+# the full-HD board) read right as they are, one over-exposed frame per game read right after
+# the exposure step (with its twins: bhblue-2/f08 is the white ring flattened into the cloth), a
+# hand frame or two (tapatan-0/f08 once read), and the white print's calibration, which must fail
+# naming the blue cloth. game: tapatan, a whole game to its end through the referee.
+SAMPLE: dict[str, dict[str, tuple[str, ...] | str]] = {
+    "dev": {
+        "ninemm-0": ("f00", "f06", "f01"),
+        "ninemm-1": _twins("f01") + ("f08", "f03"),
+        "morabaraba-0": ("f04", "f09", "f03"),
+        "morabaraba-1": _twins("f01") + ("f06", "f10"),
+        "tapatan-0": _twins("f02") + ("f03", "f08", "f10"),
+        "tapatan-1": ("f06", "f04"),
+        "saba-0": _twins("f10") + ("f04", "f09"),
+        "saba-1": ("f06", "f02", "f00", "f10"),
+        "ninemmhd-0": ("f01", "f02", "f08"),
+        "brainhanky-0": (),
+        "bhblue-2": _twins("f08") + ("f00", "f06", "f04"),
+    },
+    "game": {"tapatan-0": WHOLE},
+    # the frames of the blind sets a reader change put right, and the hand frame once read
+    # (tests/test_photoreal.py ONCE_MISREAD, ONCE_READ_HANDS): each read on its own, no twins
+    "blind": {"bhblue-0": ("f08",)},
+    "blind3": {"bhblue-1": ("f08",)},
+    "blind5": {"bhblue-0": ("f02",)},
+    "blind6": {"bhblue-0": ("f05",), "bhblue-1": ("f04",)},
+    "blind7": {"bhblue-1": ("f07", "f05-s1")},
+    "blind8": {"bhblue-0": ("f05",), "bhblue-1": ("f07-s1",), "morabaraba-0": ("f10",)},
+    "blind11": {"bhblue-2": ("f04",), "bhblue-3": ("f01",)},
+    "blind12": {"bhblue-2": ("f04",)},
+    "blind13": {"bhblue-1": ("f01", "f07")},
+    "blind14": {"bhblue-0": ("f04",), "bhblue-3": ("f02",)},
+    "blind15": {"bhblue-1": ("f02",)},
+    "blind16": {"bhblue-0": ("f01-s1", "f05", "f08"), "bhblue-1": ("f07",)},
+    "blind17": {"bhblue-2": ("f08-s1",)},
+    "blind18": {"bhblue-0": ("f05", "f08")},
+    "blind20": {"bhblue-3": ("f07",)},
+    "blind22": {"bhblue-1": ("f02",)},
+    "blind23": {"bhblue-2": ("f07",)},
+}
+
+
+def sample_files(set_name: str) -> set[str]:
+    """The frame pictures the sample names in a set (``setup/fNN.jpg``), calibration and whole
+    setups aside."""
+    return {f"{setup}/{name}.jpg" for setup, names in SAMPLE.get(set_name, {}).items()
+            if names != WHOLE for name in names}
+
+
+def sample_records(set_name: str, records: list[dict]) -> list[dict]:
+    """The records of ``records`` the regression sample keeps, in their order: the named
+    pictures, their setups' calibration pictures, every frame of a WHOLE setup."""
+    named = SAMPLE.get(set_name, {})
+    files = sample_files(set_name)
+    return [r for r in records if r["setup"] in named
+            and (r["kind"].startswith("calibration") or named[r["setup"]] == WHOLE or r["file"] in files)]
+
+
+def sample_missing(set_name: str, records: list[dict]) -> list[str]:
+    """What the sample names in the set that ``records`` lack: named pictures, a named setup's
+    calibration pictures, a WHOLE setup's frames."""
+    have = {r["file"] for r in records}
+    missing = sorted(sample_files(set_name) - have)
+    for setup, names in SAMPLE.get(set_name, {}).items():
+        kinds = [r["kind"] for r in records if r["setup"] == setup]
+        missing += [f"{setup}/{k}.jpg" for k in ("calibration-empty", "calibration-pieces") if k not in kinds]
+        if names == WHOLE and "frame" not in kinds:
+            missing.append(f"{setup}/ (every frame)")
+    return missing
+
+
+def load_set(set_dir, sample: bool = False) -> dict:
+    """A stored set's ``set.json``, with ``dir`` and ``complete_here`` added. ``sample``: its
+    records cut to the regression sample (``SAMPLE``), whether the set is whole or already cut;
+    a set the sample does not name, or one lacking a named picture, is refused (ValueError)."""
     set_dir = Path(set_dir)
     meta = json.loads((set_dir / "set.json").read_text())
     meta["dir"] = str(set_dir)
     # A set cut to its regression sample (docs/photoreal.md, "Where the frames are") keeps only
-    # the setups the tests name: its figures are not the whole set's.
+    # the pictures the tests read: its figures are not the whole set's.
     meta["complete_here"] = "sample" not in meta
+    if sample:
+        name = meta.get("set", set_dir.name)
+        if name not in SAMPLE:
+            raise ValueError(f"the regression sample names nothing in the set {name} ({set_dir})")
+        kept = sample_records(name, meta["frames"])
+        missing = sample_missing(name, meta["frames"])
+        missing += [r["file"] for r in kept if not (set_dir / r["file"]).is_file()]
+        if missing:
+            raise ValueError(f"the set {name} ({set_dir}) lacks the regression sample's {', '.join(missing[:6])}"
+                             + (" ..." if len(missing) > 6 else "") + ": `make photoreal-fetch` restores it")
+        meta["frames"] = kept
+        meta.setdefault("sample", {"setups": list(SAMPLE[name])})
+        meta["complete_here"] = False
     return meta
 
 
@@ -178,17 +281,18 @@ def _reason_kind(reason: str) -> str:
 
 
 def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | None = None,
-             classifier: str = "measured", embedder=None) -> dict:
+             classifier: str = "measured", embedder=None, sample: bool = False) -> dict:
     """Calibrate every setup of the set in ``set_dir``, read every frame, score per game.
 
     ``locate``: how calibration finds the board ("markers", or "outline": its own drawing, then
     every frame read through that fit, the camera held still); ``only``: setups whose game name
-    starts with this; ``classifier``, ``embedder``: as ``calibrate_setup``. Returns {"set", "games": {game: figures}, "setups": {setup: {...}},
+    starts with this; ``classifier``, ``embedder``: as ``calibrate_setup``; ``sample``: only the
+    regression sample's pictures (``load_set``). Returns {"set", "games": {game: figures}, "setups": {setup: {...}},
     "frames": [per frame]}; with "outline", each setup also gives ``fit_px``, the fit's (median,
     largest) distance from the true spots in the empty picture.
     """
     say = progress or (lambda _m: None)
-    meta = load_set(set_dir)
+    meta = load_set(set_dir, sample)
     games: dict[str, dict] = {}
     per_setup: dict[str, dict] = {}
     per_frame: list[dict] = []
@@ -435,13 +539,15 @@ def pooled_table(pool: dict[str, dict]) -> str:
 
 
 # ---------------------------------------------------------------------------- the game set
-def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = "measured", embedder=None) -> dict:
-    """Each setup's frames, in order, through the referee; steps accepted, wrong, illegal flags."""
+def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = "measured", embedder=None,
+                  sample: bool = False) -> dict:
+    """Each setup's frames, in order, through the referee; steps accepted, wrong, illegal flags.
+    ``sample``: only the regression sample's setups (``load_set``)."""
     from arbiter import referee as R
     from arbiter.referee import Referee
 
     say = progress or (lambda _m: None)
-    meta = load_set(set_dir)
+    meta = load_set(set_dir, sample)
     out = {"set": meta.get("set"), "games": {}}
     for name, s in setups(meta).items():
         game = engine.load(s["game"])
@@ -527,7 +633,7 @@ def game_table(res: dict) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sets", nargs="*", help="set folders (default: dev and holdout)")
+    ap.add_argument("sets", nargs="*", help="set folders (default: every stored scored set)")
     ap.add_argument("--game", action="store_true", help="play the game sets (or the sets given) through the referee")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--quiet", action="store_true")
@@ -536,6 +642,9 @@ def main(argv=None) -> int:
                          "the play area's corner given as a user does with --a1), then every frame read through "
                          "that fit")
     ap.add_argument("--only", help="setups whose game name starts with this (e.g. brain-hanky)")
+    ap.add_argument("--sample", action="store_true",
+                    help="read only the regression sample's pictures (SAMPLE: what the tests read), of the sets "
+                         "given or else of every stored set it names")
     ap.add_argument("--reader", choices=("measured", "learned"), default="measured",
                     help="the hand-set reader (default) or the learned one (vision.learned_reader), calibrated for it")
     ap.add_argument("--embedder", choices=("default", "spotnet", "pixels"), default="default",
@@ -555,30 +664,32 @@ def main(argv=None) -> int:
         print(f"reader: learned, embedder {embedder_name(embedder)}")
     say = None if args.quiet else (lambda m: print("  " + m, flush=True))
     results = []
-    if not args.sets:
+    if not args.sets and not args.sample:
         missing = [n for n in (GAME_SETS if args.game else SCORED) if not (DATA / n / "set.json").exists()]
         if missing:
             print(f"{len(missing)} stored sets are not in the work tree ({', '.join(missing)}): the figures below "
                   "pool only the others. `make photoreal-fetch` brings them back from git history.", file=sys.stderr)
     if args.game:
-        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in GAME_SETS) if (d / "set.json").exists()]
+        names = [n for n in GAME_SETS if n in SAMPLE or not args.sample]
+        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in names) if (d / "set.json").exists()]
         if not dirs:
             print(f"no photoreal game sets in {DATA}: bring them back with `make photoreal-fetch`, or render them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
-            res = evaluate_game(d, progress=say, classifier=args.reader, embedder=embedder)
+            res = evaluate_game(d, progress=say, classifier=args.reader, embedder=embedder, sample=args.sample)
             print(f"{d.name}:")
             print(game_table(res))
             print()
             results.append(res)
     else:
-        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in SCORED) if (d / "set.json").exists()]
+        names = [n for n in SCORED if n in SAMPLE or not args.sample]
+        dirs = [Path(s) for s in args.sets] or [d for d in (DATA / n for n in names) if (d / "set.json").exists()]
         if not dirs:
             print(f"no photoreal sets in {DATA}: bring them back with `make photoreal-fetch`, or render them with `make photoreal` (needs blender)", file=sys.stderr)
             return 2
         for d in dirs:
             res = evaluate(d, progress=say, locate=args.locate, only=args.only, classifier=args.reader,
-                           embedder=embedder)
+                           embedder=embedder, sample=args.sample)
             print(table(res))
             print()
             results.append(res)
