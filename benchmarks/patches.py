@@ -2,8 +2,9 @@
 
 Run: ``python benchmarks/patches.py [--frames N]``; ``--pictures docs/patches`` instead writes the
 docs' contact sheets (``vision.patches.contact_sheet``): a simulated nine men's morris frame with
-the board turned 40 degrees in the picture, and a stored photoreal frame (``--setup``, when the
-photoreal set is there), each read as the reader reads: calibrated, then located by its markers.
+the board turned 40 degrees in the picture, and a stored photoreal frame (``--setup``, ``--frame``:
+by default dev's ninemm-0/f00, which the regression sample keeps), each read as the reader reads:
+calibrated, then located by its markers.
 
 Each row: one game at one camera size, ``--frames`` simulated frames (each its own seed: its own
 camera pose, tilt, turn, light and position), every spot's patch cut from each frame given the
@@ -68,7 +69,6 @@ def time_row(name: str, size: tuple[int, int], frames: int) -> dict:
             "cpu": float(np.percentile(cpu, 99)), "invalid": invalid, "frame_px": float(np.median(scale))}
 
 
-PHOTOREAL = Path(__file__).resolve().parent / "data" / "photoreal" / "dev"
 
 
 def _picture(frame, patches, path: Path, width: int = 420) -> Path:
@@ -87,7 +87,7 @@ def _picture(frame, patches, path: Path, width: int = 420) -> Path:
     return path
 
 
-def pictures(out: Path, setup: str) -> list[Path]:
+def pictures(out: Path, setup: str, photo_frame: str = "f00") -> list[Path]:
     written = []
     game = engine.load("nine-mens-morris")
     settings = sim.CameraSettings(size=(1280, 720), tilt_deg=30.0, rotation_deg=40.0, fill=0.95)
@@ -97,17 +97,22 @@ def pictures(out: Path, setup: str) -> list[Path]:
     cal = calibrate(game, empty, pieces, position=layout)
     frame = sim.simulate(sim.printed_scene(game.board, random_position(game, 7)), 7, settings).image
     written.append(_picture(frame, cut_frame(cal, frame), out / "sim-nine-mens-morris-turned.png"))
-    if (PHOTOREAL / "set.json").exists():
-        sys.path.append(str(Path(__file__).resolve().parent))
-        import photoreal
+    sys.path.append(str(Path(__file__).resolve().parent))
+    import photoreal
 
-        s = photoreal.setups(photoreal.load_set(PHOTOREAL))[setup]
+    dev = photoreal.DATA / "dev"
+    if (dev / "set.json").exists():
+        s = photoreal.setups(photoreal.load_set(dev)).get(setup)
+        rec = next((r for r in (s or {}).get("frames", []) if r["file"] == f"{setup}/{photo_frame}.jpg"), None)
+        if rec is None:
+            raise SystemExit(f"{setup}/{photo_frame}.jpg is not in the stored dev set (the regression sample keeps "
+                             "ninemm-0/f00; `make photoreal-fetch` restores the whole set)")
         game = engine.load(s["game"])
-        cal, why = photoreal.calibrate_setup(PHOTOREAL, game, s)
+        cal, why = photoreal.calibrate_setup(dev, game, s)
         if cal is None:
             raise SystemExit(f"{setup}: calibration refused: {why}")
-        frame = photoreal.load_image(PHOTOREAL, s["frames"][0])
-        written.append(_picture(frame, cut_frame(cal, frame), out / f"photoreal-{setup}.png"))
+        image = photoreal.load_image(dev, rec)
+        written.append(_picture(image, cut_frame(cal, image), out / f"photoreal-{setup}.png"))
     return written
 
 
@@ -116,9 +121,10 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=50)
     ap.add_argument("--pictures", type=Path, help="write the docs' contact sheets here instead of timing")
     ap.add_argument("--setup", default="ninemm-0", help="the photoreal setup (dev set) for --pictures")
+    ap.add_argument("--frame", default="f00", help="its frame for --pictures (default f00: in the regression sample)")
     args = ap.parse_args(argv)
     if args.pictures:
-        for path in pictures(args.pictures, args.setup):
+        for path in pictures(args.pictures, args.setup, args.frame):
             print(f"{path} ({path.stat().st_size // 1024} KB)")
         return 0
     pinned = common.pin_to_one_core()
