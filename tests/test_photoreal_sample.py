@@ -118,6 +118,13 @@ def test_the_cut_keeps_the_sample_and_takes_the_rest_out_of_git(repo):
     # cutting again changes nothing, and keeps the whole set's count
     assert tool.main(["--data", str(data)], out=lambda _m: None) == 0
     assert json.loads((data / "dev" / "set.json").read_text())["sample"]["pictures_in_whole_set"] == 13
+    # committed, then fetched back as `make photoreal-fetch` does (the whole sets, untracked):
+    # a cut after it leaves nothing to commit
+    _git(root, "commit", "-q", "-m", "cut")
+    _git(root, "restore", "--source=HEAD~1", "--worktree", "--", "benchmarks/data/photoreal")
+    assert (data / "dev" / "c-0" / "f00.jpg").exists() and _git(root, "status", "--porcelain")
+    assert tool.main(["--data", str(data)], out=lambda _m: None) == 0
+    assert _git(root, "status", "--porcelain", "--untracked-files=all") == ""
 
 
 def test_a_set_lacking_a_named_picture_is_not_cut(repo):
