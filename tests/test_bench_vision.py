@@ -57,3 +57,31 @@ def test_the_speed_table_says_so_when_the_spot_network_cannot_be_had(monkeypatch
     assert embedder is None and "not available" in words and "spotnet.onnx is missing" in words
     embedder, words = bench.embedder_of("pixels")
     assert embedder.name.startswith("pixels-lab-") and "pixel baseline" in words
+
+
+def test_beside_photoreal_leaves_out_a_set_cut_to_its_sample(monkeypatch, tmp_path, capsys):
+    """A set cut to its regression sample holds the frames the tests name, not a fair draw: the
+    figures beside the simulator's must not count it as the set, and must say it was left out."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT))
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "vision_bench", bench)
+    spec.loader.exec_module(bench)
+    import photoreal
+
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "set.json").write_text(
+        '{"set": "dev", "frames": [], "sample": {"setups": [], "pictures_in_whole_set": 9, "why": "test"}}')
+    monkeypatch.setattr(photoreal, "DATA", tmp_path)
+
+    def no_reading(*_a, **_k):
+        raise AssertionError("a set cut to its sample was read for figures")
+
+    monkeypatch.setattr(photoreal, "evaluate", no_reading)
+    bench.beside_photoreal([])
+    out = capsys.readouterr().out
+    assert "cut to their regression sample, not counted: dev" in out
+    assert "No whole photoreal set is stored" in out and "make photoreal-fetch" in out
