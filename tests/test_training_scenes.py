@@ -241,3 +241,37 @@ def test_a_forced_colour_pair_keeps_three_and_four_colours_apart(t):
     for s in many:
         assert {"red", "blue"} <= set(s["colours"]) and len(s["colours"]) == s["players"]
         assert t.distinct([t.PALETTE[c] for c in s["colours"]]), s["colours"]
+
+
+def test_the_camera_keeps_every_corner_of_the_print_in_the_picture(t):
+    """A tilted camera sees the print's near edge larger than ``share`` allows for: at 45 degrees
+    with the print near the picture's height, a corner marker fell outside the picture and a
+    held-out setup could not be calibrated. ``camera`` backs off until every corner lies inside
+    ``IN_PICTURE``; without that, some of these draws put a corner out."""
+    import random
+
+    # the pinhole model, checked square on: a corner at (w/2, h/2) seen from straight above
+    cam = {"lens": 36.0, "tilt": 0.0, "yaw": 0.0, "roll": 0.0, "distance": 1.0, "target": [0.0, 0.0, 0.0]}
+    assert abs(t.print_in_picture(cam, 0.4, 0.2, (1600, 900)) - max(0.2 / 0.5, 0.1 / (0.5 * 900 / 1600))) < 1e-9
+    # a wide lens close to the print: tilted, its near edge comes closer and looks larger than
+    # the whole print seen square on (it does when the half print over the distance passes
+    # tan(tilt / 2), here 0.5 against 0.41)
+    cam.update(lens=18.0, distance=0.4)
+    square_on = t.print_in_picture(cam, 0.4, 0.4, (1600, 900))
+    cam["tilt"] = 45.0
+    assert t.print_in_picture(cam, 0.4, 0.4, (1600, 900)) > square_on * 1.05
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT)
+    turned = [t.draw_setup(12, i, hold, only=hold[0]) for i in range(60)]
+    trained = [t.draw_setup(11, i, hold) for i in range(60)]
+    out_before = 0
+    for i, s in enumerate(turned + trained):
+        for size in ((0.5, 0.5), (0.62, 0.44), (0.44, 0.62)):
+            d = t.ms.Draw(random.Random(i))
+            cam = t.camera(d, s, max(size), size)
+            assert t.print_in_picture(cam, *size, s["res"]) <= t.IN_PICTURE, (s, size, cam)
+            d = t.ms.Draw(random.Random(i))
+            first = dict(t.camera(d, s, max(size), size))
+            first["distance"] = (max(size) * (abs(math.cos(math.radians(s["turn"]))) + abs(math.sin(math.radians(s["turn"]))))
+                                 / first["share"]) / 2 / (36.0 * s["res"][1] / s["res"][0] / 2 / s["lens"])
+            out_before += t.print_in_picture(first, *size, s["res"]) > 1
+    assert out_before > 0, "no draw put a corner out of the picture: the check above proves nothing"

@@ -563,9 +563,15 @@ def table(d: "ms.Draw") -> dict:
             "seed": d.u(0, 100)}
 
 
-def camera(d: "ms.Draw", s: dict, extent: float) -> dict:
+def camera(d: "ms.Draw", s: dict, extent: float, size: tuple[float, float] | None = None) -> dict:
     """The setup's camera: the board turned ``turn`` degrees in the picture (counter-clockwise),
-    from a camera turned ``yaw`` about the vertical and rolled ``roll`` about its axis."""
+    from a camera turned ``yaw`` about the vertical and rolled ``roll`` about its axis.
+
+    ``share`` of the picture's height is what the turned print would take seen square on; a tilted
+    camera sees the print's near edge larger, which at 45 degrees and a share near the top put a
+    corner marker out of the picture (a held-out set's whole setup then could not be calibrated).
+    So the camera backs off until every corner of the print (``size``, metres; a square of
+    ``extent`` when not given) lies inside ``IN_PICTURE`` of the picture (``print_in_picture``)."""
     lens, tilt, res = s["lens"], s["tilt"], s["res"]
     yaw = -(s["turn"] + s["roll"])
     share = d.u(0.65, 0.95)  # of the picture's height taken by the turned print, before tilting
@@ -573,8 +579,40 @@ def camera(d: "ms.Draw", s: dict, extent: float) -> dict:
     t = math.radians(s["turn"])
     turned = extent * (abs(math.cos(t)) + abs(math.sin(t)))
     dist = (turned / share) / 2 / (sensor_h / 2 / lens)
-    return {"lens": lens, "tilt": tilt, "yaw": yaw, "roll": s["roll"], "distance": dist, "turn": s["turn"],
-            "target": [d.u(-0.04, 0.04) * extent, d.u(-0.04, 0.04) * extent, 0.0], "share": share}
+    cam = {"lens": lens, "tilt": tilt, "yaw": yaw, "roll": s["roll"], "distance": dist, "turn": s["turn"],
+           "target": [d.u(-0.04, 0.04) * extent, d.u(-0.04, 0.04) * extent, 0.0], "share": share}
+    width, height = size if size is not None else (extent, extent)
+    while print_in_picture(cam, width, height, res) > IN_PICTURE:
+        cam["distance"] *= 1.02
+    return cam
+
+
+IN_PICTURE = 0.97  # of the picture's half width and half height a print's corner may reach
+
+
+def print_in_picture(cam: dict, width: float, height: float, res) -> float:
+    """How far out the print's farthest corner lies in the picture: the largest of its |x| over
+    half the picture's width and |y| over half its height (1 is the picture's edge), by the
+    pinhole camera ``scene.py`` sets (Euler XYZ tilt then yaw, roll about the camera's own axis,
+    looking down its -Z, the 36 mm sensor fitted to the width). Infinite for a corner behind it."""
+    tilt, yaw, roll = (math.radians(cam[k]) for k in ("tilt", "yaw", "roll"))
+    ct, st, cy, sy, cr, sr = math.cos(tilt), math.sin(tilt), math.cos(yaw), math.sin(yaw), math.cos(roll), math.sin(roll)
+    rx = np.array([[1, 0, 0], [0, ct, -st], [0, st, ct]])
+    rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
+    rr = np.array([[cr, -sr, 0], [sr, cr, 0], [0, 0, 1]])
+    rot = rz @ rx @ rr  # the camera's axes in the world, as columns
+    target = np.asarray(cam["target"], dtype=float)
+    eye = target - (rz @ rx @ np.array([0.0, 0.0, -1.0])) * cam["distance"]
+    half_w = 18.0 / cam["lens"]  # tan of half the horizontal field
+    half_h = half_w * res[1] / res[0]
+    worst = 0.0
+    for x in (-width / 2, width / 2):
+        for y in (-height / 2, height / 2):
+            v = rot.T @ (np.array([x, y, 0.0]) - eye)
+            if v[2] >= 0:
+                return math.inf
+            worst = max(worst, abs(v[0] / -v[2]) / half_w, abs(v[1] / -v[2]) / half_h)
+    return worst
 
 
 def faults(d: "ms.Draw", res, calibration: bool) -> dict:
@@ -603,7 +641,7 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
              "rough": d.u(0.75, 0.95) if hanky else d.u(0.45, 0.7), "shape": ms.surface(tex, rng),
              "spots": tex["spots"], "rest": True, "bounces": {"max": 12, "transmission": 8},
              "table": table(d)}
-    cam = camera(d, s, extent)
+    cam = camera(d, s, extent, (tex["width"], tex["height"]))
     centre_h = 1.3 if hanky else 0.7
     cal_light = lighting(d, centre_h, extent, "lamps")
     cal_exposure = d.u(-0.4, 0.5)
