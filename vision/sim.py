@@ -62,7 +62,9 @@ class ScenePiece:
     """One piece standing on the scene, in board units: ``xy`` its spot (one copy of it: a spot
     on the edge of a wrapping Brain Hanky web gives one piece per place it shows), ``kind`` "man",
     "ring" or "gem", ``colour`` its BGR albedo, ``radius`` (a gem's half-diagonal), ``height``,
-    ``band`` a ring's band width (outer minus inner radius), ``spot`` the point or square name."""
+    ``band`` a ring's band width (outer minus inner radius), ``spot`` the point or square name.
+    ``look``: how a man's top is shaped and what it is made of (``PieceLook``'s ``bevel``,
+    ``dome``, ``rim``, ``metal``, ``gloss``); None draws the simulator's usual man."""
 
     xy: tuple[float, float]
     kind: str
@@ -71,6 +73,95 @@ class ScenePiece:
     height: float
     band: float = 0.0
     spot: str = ""
+    look: PieceLook | None = None
+
+
+# The usual man's top: the outer share of its radius that turns down to the wall, and how much
+# its face domes (the tilt of its normal at the edge, radians).
+_BEVEL, _FACE_DOME = 0.22, 0.1
+_SHAPES = ("man", "ring", "gem")
+
+
+@dataclass(frozen=True)
+class PieceLook:
+    """What the pieces of one class look like, as data: the simulator draws any set of pieces a
+    table may have (four colours of men, coins, beads, wooden stones) from these numbers alone,
+    so a test can put pieces on the board that no code names (``simple_scene(..., looks=)``).
+
+    ``colour``: BGR albedo (0-255 each). ``shape``: the drawing it is made from, "man" (a
+    solid of revolution standing on its foot: a disc, a coin, a bead), "ring" (a torus) or "gem"
+    (a cut stone). ``size``: its radius as a share of the usual piece's on that board (1.0 the
+    usual). ``height``: board units (None: the shape's usual, ``MAN_HEIGHT`` ...). For a man:
+    ``bevel`` the outer share of the radius rounding down to the wall, ``dome`` from 0 (a flat
+    face) to 1 (a sphere's cap: a bead), ``rim`` the share of the radius a raised rim takes at the
+    edge (a coin; 0 none), ``metal`` from 0 (paint, plastic, wood: white highlights over a
+    coloured body) to 1 (metal: dark body, highlights in its own colour, a broad sheen).
+    ``gloss``: the strength of its highlights (None: the frame's, ``CameraSettings.gloss``)."""
+
+    colour: tuple[int, int, int]
+    shape: str = "man"
+    size: float = 1.0
+    height: float | None = None
+    bevel: float = _BEVEL
+    dome: float = 0.0
+    rim: float = 0.0
+    metal: float = 0.0
+    gloss: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.shape not in _SHAPES:
+            raise ValueError(f"piece shape {self.shape!r}: one of {', '.join(_SHAPES)}")
+        c = tuple(self.colour)
+        if len(c) != 3 or not all(0 <= float(v) <= 255 for v in c):
+            raise ValueError(f"piece colour {self.colour!r}: three numbers 0-255 (blue, green, red)")
+        object.__setattr__(self, "colour", tuple(int(round(float(v))) for v in c))
+        if not 0.2 <= self.size <= 2.0:
+            raise ValueError(f"piece size {self.size}: a share of the usual piece's radius, 0.2 to 2")
+        if self.height is not None and not 0.005 <= self.height <= 1.0:
+            raise ValueError(f"piece height {self.height}: board units, 0.005 to 1")
+        for name in ("bevel", "dome", "rim", "metal"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"piece {name} {getattr(self, name)}: 0 to 1")
+        if self.gloss is not None and not 0.0 <= self.gloss <= 1.0:
+            raise ValueError(f"piece gloss {self.gloss}: 0 to 1")
+
+    @classmethod
+    def of(cls, value: PieceLook | Mapping[str, Any]) -> PieceLook:
+        """A look from itself or from a plain mapping of its fields (``{"colour": (40, 160, 40),
+        "dome": 1.0}``); an unknown field is an error that names it."""
+        if isinstance(value, PieceLook):
+            return value
+        if not isinstance(value, Mapping):
+            raise ValueError(f"a piece look is a mapping of its fields, not {value!r}")
+        known = set(cls.__dataclass_fields__)
+        bad = sorted(set(value) - known)
+        if bad:
+            raise ValueError(f"unknown piece look field(s) {', '.join(bad)}: use {', '.join(sorted(known))}")
+        return cls(**value)
+
+    @property
+    def usual(self) -> bool:
+        """True when a man of this look is drawn exactly as the simulator's usual man."""
+        return (self.bevel == _BEVEL and self.dome == 0.0 and self.rim == 0.0 and self.metal == 0.0
+                and self.gloss is None)
+
+
+Looks = Mapping[Any, "PieceLook | Mapping[str, Any]"]
+
+
+def looks_of(looks: Looks | None) -> dict[tuple[int, str], PieceLook]:
+    """``looks`` keyed by (owner, kind) (a ``Piece``, or a plain ``(owner, kind)`` pair), each a
+    ``PieceLook``: the form ``simple_scene`` takes them in."""
+    out: dict[tuple[int, str], PieceLook] = {}
+    for key, value in (looks or {}).items():
+        owner, kind = (key.owner, key.kind) if hasattr(key, "owner") else key
+        out[(int(owner), str(kind))] = PieceLook.of(value)
+    return out
+
+
+def frozen_looks(looks: Looks | None) -> tuple:
+    """``looks`` as a hashable value (for caches keyed by what a frame depends on)."""
+    return tuple(sorted(looks_of(looks).items()))
 
 
 @dataclass
@@ -169,7 +260,7 @@ def _board_render(board, position, ppu: float, cloth: str | None = None):
 
 
 def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80, *,
-                 markers: bool = True, cloth: str | None = None) -> Scene:
+                 markers: bool = True, cloth: str | None = None, looks: Looks | None = None) -> Scene:
     """A stand-in print: white paper over ``markers.print_extent(board)``, the board, four markers.
 
     The board is drawn by ``vision.render`` (``render_hanky`` for Brain Hanky boards) without
@@ -181,6 +272,9 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     ``arbiter print-board`` prints); by default the cream cloth the simulator always drew.
     ``Scene.image`` has the pieces drawn flat (the docs look); ``Scene.bare`` is the print without
     them and ``Scene.pieces`` lists them, sized as drawn, for ``simulate`` to draw as solids.
+    ``looks``: {(owner, kind): ``PieceLook`` or a mapping of its fields} for the solids of those
+    classes (colour, shape, size, material); the others look as usual. ``Scene.image``'s flat
+    pieces keep the docs renderer's colours.
     """
     draw_markers = markers
     from . import markers  # the module: the keyword above shadows its name here
@@ -226,7 +320,7 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
         sub = ink[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc]
         target[sr0:sr1, sc0:sc1][sub] = drawn[sr0 - orow:sr1 - orow, sc0 - oc:sc1 - oc][sub]
 
-    pieces = _scene_pieces(board, position, ppu) if position else ()
+    pieces = _scene_pieces(board, position, ppu, looks) if position else ()
     bare = img.copy() if pieces else img
     if pieces:
         paste(bare, _board_render(board, {}, ppu, cloth)[0])
@@ -236,21 +330,36 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     return scene
 
 
-def printed_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80) -> Scene:
+def printed_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: float = 80, *,
+                  looks: Looks | None = None) -> Scene:
     """``simple_scene`` of the board as ``arbiter print-board`` prints it (Brain Hanky on the
     blue cloth): what a user's camera sees, for the simulated table, the calibration pictures
     and the benchmarks. ``simple_scene``'s own default keeps the cream cloth the simulator
     always drew, which the flat, outlined look of the unit tests needs."""
     from .render_hanky import PRINT_CLOTH
 
-    return simple_scene(board, position, px_per_unit, cloth=PRINT_CLOTH)
+    return simple_scene(board, position, px_per_unit, cloth=PRINT_CLOTH, looks=looks)
 
 
 def _by_name(item) -> str:
     return str(item[0])
 
 
-def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[ScenePiece, ...]:
+def _looked(piece: ScenePiece, look: PieceLook | None) -> ScenePiece:
+    """``piece`` as ``look`` says (its colour, shape, size, height and material), or as it is."""
+    if look is None:
+        return piece
+    heights = {"man": MAN_HEIGHT, "ring": RING_HEIGHT, "gem": GEM_HEIGHT}
+    radius = piece.radius * look.size
+    band = piece.band * look.size if piece.band else max(radius / 3, 0.02)
+    return ScenePiece(piece.xy, look.shape, look.colour, radius,
+                      heights[look.shape] if look.height is None else look.height,
+                      band if look.shape == "ring" else 0.0, piece.spot,
+                      None if look.usual else look)
+
+
+def _scene_pieces(board, position: Mapping[str, Any], ppu: float,
+                  looks: Looks | None = None) -> tuple[ScenePiece, ...]:
     """The pieces of ``position`` as solids, sized as the flat renderer draws them at ``ppu``.
 
     In order of their spots' names, whatever order ``position`` came in: each piece takes its
@@ -260,6 +369,7 @@ def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[Scene
     from . import render
 
     out = []
+    table = looks_of(looks)
     hboard = _hanky_for(board)
     if hboard is not None:
         from . import render_hanky as rh
@@ -269,14 +379,15 @@ def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[Scene
         gem_r = max(4, round(0.12 * ppu)) / ppu
         for name, piece in sorted(position.items(), key=_by_name):
             owner, kind = rh._owner_and_kind(piece, "ring" if name in hboard.graph.coords else "gem")
-            colour = tuple(int(v) for v in rh._side_colours(owner)[kind])
+            look = table.get((owner, kind))
+            colour = look.colour if look else tuple(int(v) for v in rh._side_colours(owner)[kind])
             xy, web = rh._spot(hboard, name)
             for c in rh._copies(hboard, xy, web):
                 c = (float(c[0]), float(c[1]))
                 if kind == "ring":
-                    out.append(ScenePiece(c, "ring", colour, ring_r, RING_HEIGHT, band, name))
+                    out.append(_looked(ScenePiece(c, "ring", colour, ring_r, RING_HEIGHT, band, name), look))
                 else:
-                    out.append(ScenePiece(c, "gem", colour, gem_r, GEM_HEIGHT, 0.0, name))
+                    out.append(_looked(ScenePiece(c, "gem", colour, gem_r, GEM_HEIGHT, 0.0, name), look))
         return tuple(out)
     k = ppu / render.DEFAULT_STYLE.unit_px
     r_px = max(4, round(render.DEFAULT_STYLE.piece_radius * k))
@@ -285,14 +396,16 @@ def _scene_pieces(board, position: Mapping[str, Any], ppu: float) -> tuple[Scene
         if name not in board.coords:
             raise ValueError(f"position names point {name!r} that board {board.name} does not have")
         owner, kind = render._owner_and_kind(piece)
-        colour = tuple(int(v) for v in render.piece_colour(owner, board.style))
+        look = table.get((owner, kind))
+        colour = look.colour if look else tuple(int(v) for v in render.piece_colour(owner, board.style))
         xy = tuple(float(v) for v in board.coords[name])
         if kind == "ring":
-            out.append(ScenePiece(xy, "ring", colour, r, RING_HEIGHT, max(4, r_px // 3) / ppu, name))
+            p = ScenePiece(xy, "ring", colour, r, RING_HEIGHT, max(4, r_px // 3) / ppu, name)
         elif kind == "gem":
-            out.append(ScenePiece(xy, "gem", colour, r, GEM_HEIGHT, 0.0, name))
+            p = ScenePiece(xy, "gem", colour, r, GEM_HEIGHT, 0.0, name)
         else:  # a man, or a kind without a shape of its own (drawn as a man)
-            out.append(ScenePiece(xy, "man", colour, r, MAN_HEIGHT, 0.0, name))
+            p = ScenePiece(xy, "man", colour, r, MAN_HEIGHT, 0.0, name)
+        out.append(_looked(p, look))
     return tuple(out)
 
 
@@ -744,7 +857,10 @@ def _wall_normal(xx, yy, base, top, r: float):
     return a[0] * w + d[0] * c, a[1] * w + d[1] * c, np.zeros_like(w)
 
 
-def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u) -> None:
+def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u, look: PieceLook | None = None) -> None:
+    """A man: a solid of revolution on its foot, its wall seen between foot and top. ``look``
+    (None: the usual man, a disc with a rounded edge and a slightly domed face) shapes its top
+    (``bevel``, ``dome``, ``rim``) and sets its material (``metal``, ``gloss``)."""
     sd, _ = _capsule_sd(xx, yy, base, top, r, rt)
     a_sil = _cov(sd)
     dx, dy = xx - top[0], yy - top[1]
@@ -752,17 +868,34 @@ def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u) -
     a_top = _cov(dt - rt)
     ux, uy = dx / np.maximum(dt, 1e-6), dy / np.maximum(dt, 1e-6)
     rho = dt / rt
-    bevel = 0.22  # the rounded edge: the outer fifth of the radius turns down to the wall
+    bevel = _BEVEL if look is None else max(look.bevel, 1e-3)  # the outer share turning down to the wall
     rim = np.clip((rho - (1 - bevel)) / bevel, 0.0, 1.0)
-    tilt = rim * math.radians(70) + 0.1 * np.minimum(rho, 1.0)  # and a slightly domed face
+    tilt = rim * math.radians(70) + _FACE_DOME * np.minimum(rho, 1.0)  # and a slightly domed face
+    metal, gloss = 0.0, lamp.gloss
+    if look is not None:
+        if look.dome > 0:  # towards a sphere's cap: the normal tilts as the surface of a ball
+            tilt = (1 - look.dome) * tilt + look.dome * np.arcsin(np.minimum(rho, 0.995))
+        if look.rim > 0:  # a raised rim: its inner side faces the middle, its outer side away
+            w = look.rim
+            s = np.clip((rho - (1 - w / 2)) / (w / 2), -1.0, 1.0)
+            band = (rho >= 1 - w) & (rho < 1 - bevel * 0.5)
+            tilt = np.where(band, np.arcsin(s) * 0.9, tilt)
+        metal = look.metal
+        gloss = lamp.gloss if look.gloss is None else look.gloss
     st = np.sin(tilt)
     n_top = (st * ux, st * uy, np.cos(tilt))
     n_wall = _wall_normal(xx, yy, base, top, r)
     albedo = np.array(colour, np.float32)
-    top_c = albedo * lamp.lambert(*n_top)[..., None]
-    wall_c = albedo * (0.9 * lamp.lambert(*n_wall))[..., None]
+    body = 1.0 - 0.55 * metal  # metal shows little of its colour diffusely, most in its sheen
+    top_c = albedo * (body * lamp.lambert(*n_top))[..., None]
+    wall_c = albedo * (0.9 * body * lamp.lambert(*n_wall))[..., None]
     col = wall_c * (1 - a_top[..., None]) + top_c * a_top[..., None]
-    if lamp.gloss > 0:
+    if metal > 0:  # a broad sheen in the metal's own colour, from the room as much as the lamp
+        H = lamp.half(top, h)
+        n = tuple(np.where(dt < rt, a, b) for a, b in zip(n_top, n_wall))
+        sheen = 0.35 + 0.65 * _blinn(n, H, 6)
+        col = col + albedo * (0.9 * metal * sheen)[..., None]
+    if gloss > 0:
         H = lamp.half(top, h)
         # The lamp's reflection on the face: a soft patch where the dome's normal meets the half
         # vector (towards the lamp and camera), held inside the face; a streak when it lies off
@@ -780,7 +913,11 @@ def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u) -
         peak = 0.6 + 0.4 * u[2]
         on_rim = np.where(dt < rt, np.clip(rim * 3, 0, 1), 1.0)
         edge = _blinn(tuple(np.where(dt < rt, n, m) for n, m in zip(n_top, n_wall)), H, 40) * on_rim
-        col = col + (lamp.gloss * _SPEC_WHITE * (peak * patch + 0.6 * edge))[..., None]
+        if metal > 0:  # metal's highlights take its colour
+            spec = (1 - metal) * _SPEC_WHITE + metal * np.minimum(albedo * 1.6, 255.0)
+            col = col + (gloss * (peak * patch + 0.6 * edge))[..., None] * spec
+        else:
+            col = col + (gloss * _SPEC_WHITE * (peak * patch + 0.6 * edge))[..., None]
     out[:] = out * (1 - a_sil[..., None]) + col * a_sil[..., None]
 
 
@@ -940,7 +1077,7 @@ def _solid_pieces(scene: Scene, rng: np.random.Generator, settings: CameraSettin
         elif piece.kind == "gem":
             _draw_gem(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u)
         else:
-            _draw_man(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u)
+            _draw_man(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u, piece.look)
     return img, {"gloss": gloss, "cast_depth": cast_depth, "contact_depth": contact_depth}
 
 
