@@ -82,6 +82,11 @@ TEMPERATURE_LEAST = 0.05
 # still synthetic pair of pictures would otherwise give a spread of nothing, and every frame with
 # a speck of noise would read as foreign.
 SPREAD_FLOOR = 0.02
+# How much the pixel baseline's colours weigh beside the spot network's vector in the default
+# embedder (``JointEmbedder``). Chosen on simulated Kunjing frames (calibration seed 5101, frame
+# seeds 7000-7014, not those of the figures in docs/learned-reader.md): of 1, 2 and 4, 2 read
+# four colours of men without a fault where 1 confused two colours and 4 read empty spots as men.
+JOINT_WEIGHT = 2.0
 # A class's probability below this is left out of a reading (as ``reader.PROB_LEAST``).
 PROB_LEAST = 1e-4
 
@@ -193,6 +198,55 @@ class PixelEmbedder:
         sq = np.einsum("rp,np->nr", m, lab[..., 0] ** 2)
         spread = np.sqrt(np.maximum(sq - mean[..., 0] ** 2, 0.0))
         return np.concatenate([mean.reshape(n, -1), spread], axis=1).astype(np.float32)
+
+
+class JointEmbedder:
+    """Two embedders' vectors side by side: a spot network's (what stands on the spot, its shape,
+    whether a hand covers it) beside the pixel baseline's colours (``PixelEmbedder``), so that the
+    book's distances weigh both. A network taught that no colour is special (its training permutes
+    the colour channels and turns patches grey) tells a piece from the board and one shape from
+    another better than it tells a red man from a black one of like lightness; the baseline's
+    mean colours tell any two colours apart that differ in the patch. Neither names a colour: the
+    players' own pieces, at calibration, say which looks are which class.
+
+    ``weight`` scales the second part (1: both as they come, a network's unit vectors beside Lab
+    colours in 0..1 units: a black and a white man differ by about as much in either). Each part
+    gets its patches as it wants them (``wants_evened``); the first part's ``read`` gives the
+    foreign logit, when it has one. Its name joins the parts' (``embedder_for`` takes it back)."""
+
+    takes_both = True
+
+    def __init__(self, first, second, weight: float = 1.0):
+        if not 0 < weight < 100:
+            raise ValueError(f"JointEmbedder weight {weight}: a positive scale for the second part")
+        self.parts = (first, second)
+        self.weight = float(weight)
+        self.name = f"{embedder_name(first)}+{embedder_name(second)}" + ("" if weight == 1 else f"*{weight:g}")
+
+    def read_both(self, raw: np.ndarray, even: np.ndarray):
+        """(embedding (N, D1 + D2), foreign (N,) or None) from the patches as the camera gave them
+        (``raw``) and with the light taken out (``even``)."""
+        from types import SimpleNamespace
+
+        embs, foreign = [], None
+        for j, part in enumerate(self.parts):
+            p = even if getattr(part, "wants_evened", False) else raw
+            if callable(getattr(part, "read", None)):
+                out = part.read(p)
+                e = out.embedding
+                if j == 0 and getattr(out, "foreign", None) is not None:
+                    foreign = out.foreign
+            else:
+                e = part.embed(p)
+            embs.append(np.asarray(e, np.float32) * (self.weight if j else 1.0))
+        return SimpleNamespace(embedding=np.concatenate(embs, axis=1), foreign=foreign)
+
+    def read(self, patches: np.ndarray):
+        """``read_both`` with the same patches for both parts (no light to take out known)."""
+        return self.read_both(patches, patches)
+
+    def embed(self, patches: np.ndarray) -> np.ndarray:
+        return self.read(patches).embedding
 
 
 def class_distance(x: np.ndarray, x_empty: np.ndarray, ex: np.ndarray, ex_empty: np.ndarray) -> np.ndarray:
@@ -411,16 +465,21 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
     # an empty spot's noise (its tail); how far a piece lay from the nearest other of its class (the
     # farthest), measured only when a class was shown by several pieces
     noise = max(float(np.percentile(empty_right, 90)) if len(empty_right) else 0.0, floor)
+    # the camera's own noise, for telling a piece from the board under it: the median empty spot's
+    # change, not the tail, which in the full layout is the spots beside pieces (a neighbour's
+    # edge or shadow in the patch: on Kunjing's board, with half its spots taken, the tail lay at
+    # two thirds of a black man's difference from the board, and refused him)
+    calm = max(float(np.median(empty_right)) if len(empty_right) else 0.0, floor)
     within_all = np.concatenate(within) if within else np.zeros(0)
     vary_most = max(float(within_all.max()), noise) if len(within_all) else noise
 
     # refuse what this camera cannot tell apart
     for k, idx in zip(keys, [where[k] for k in keys]):
         d = np.linalg.norm(pieces[idx] - empty_look[idx], axis=1)
-        close = [spots[i] for i, x in zip(idx, d) if x <= ALIKE_SPREADS * noise]
+        close = [spots[i] for i, x in zip(idx, d) if x <= ALIKE_SPREADS * calm]
         if close:
             raise PieceBookError(f"the {name_of(k)} on {', '.join(close[:6])} looks like the empty board there "
-                                 f"(difference {float(d.min()) / noise:.1f} times the camera's noise on the empty "
+                                 f"(difference {float(d.min()) / calm:.1f} times the camera's noise on the empty "
                                  f"board, {ALIKE_SPREADS:g} needed): is it on its point? Use pieces that stand out "
                                  f"from the board, or more even light")
     gaps = []
@@ -549,9 +608,16 @@ def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray,
     1234 of the dev set's 18263 spots given them raw, 1528 evened). An embedder with a ``read``
     giving ``embedding`` and ``foreign`` (``vision.spotnet.SpotNet``) gives both in one pass."""
     cut = cutter.cut(image, board_to_image)
-    patches = evened(cut.images, spot_light(layout, ratio)) if getattr(embedder, "wants_evened", False) else cut.images
+    both = getattr(embedder, "takes_both", False)
+    patches = evened(cut.images, spot_light(layout, ratio)) if both or getattr(embedder, "wants_evened", False) \
+        else cut.images
     foreign = None
-    if callable(getattr(embedder, "read", None)):
+    if both:  # a ``JointEmbedder``: each part as it wants them
+        out = embedder.read_both(cut.images, patches)
+        emb = np.asarray(out.embedding, np.float32)
+        if out.foreign is not None:
+            foreign = np.asarray(out.foreign, np.float32).reshape(-1)
+    elif callable(getattr(embedder, "read", None)):
         out = embedder.read(patches)
         emb = np.asarray(out.embedding, np.float32)
         if getattr(out, "foreign", None) is not None:
@@ -565,9 +631,22 @@ def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray,
 
 def embedder_for(name: str | None = None):
     """The embedder called ``name`` (a book's ``embedder``), or with None the default: the
-    trained spot network (``vision.spotnet``) when its model loads, else ``PixelEmbedder``.
+    trained spot network (``vision.spotnet``) beside the pixel baseline's colours
+    (``JointEmbedder``, ``JOINT_WEIGHT``) when its model loads, else ``PixelEmbedder``.
 
     Raises PieceBookError when the named one cannot be had, saying what to do."""
+    if name is not None and "+" in name:  # a JointEmbedder's: "FIRST+SECOND" or "FIRST+SECOND*WEIGHT"
+        first, _, second = name.partition("+")
+        second, _, weight = second.partition("*")
+        try:
+            w = float(weight) if weight else 1.0
+        except ValueError:
+            raise PieceBookError(f"unknown embedder {name!r}: run `arbiter calibrate` again") from None
+        joint = JointEmbedder(embedder_for(first), embedder_for(second), w)
+        if joint.name != name:
+            raise PieceBookError(f"the calibration was made with the embedder {name!r}, and this arbiter has "
+                                 f"{joint.name!r}: run `arbiter calibrate` again")
+        return joint
     if name is not None and name.startswith("pixels-lab-"):
         try:
             _p, _l, rings, reach = name.split("-")
@@ -588,4 +667,4 @@ def embedder_for(name: str | None = None):
             return PixelEmbedder()
         raise PieceBookError(f"the calibration was made with the spot network {name!r}, which cannot be loaded "
                              f"({exc}): run `arbiter calibrate` again") from None
-    return net
+    return JointEmbedder(net, PixelEmbedder(), JOINT_WEIGHT) if name is None else net
