@@ -378,16 +378,17 @@ _CALIBRATIONS: dict[tuple, Any] = {}
 stats = {"rendered": 0, "reused": 0}
 
 
-def _frame(board_graph, position: frozenset, mount: int, hand: bool, size: tuple[int, int]):
+def _frame(board_graph, position: frozenset, mount: int, hand: bool, size: tuple[int, int], looks: tuple = ()):
+    """(cache key, picture): ``looks`` is ``vision.sim.frozen_looks`` of the pieces' looks."""
     from vision import sim
 
-    key = (board_graph.name, size, mount, hand, position)
+    key = (board_graph.name, size, mount, hand, position) + ((looks,) if looks else ())
     img = _FRAMES.get(key)
     if img is not None:
         _FRAMES.move_to_end(key)
         stats["reused"] += 1
         return key, img
-    scene = sim.printed_scene(board_graph, dict(position))
+    scene = sim.printed_scene(board_graph, dict(position), looks=dict(looks) if looks else None)
     img = sim.simulate(scene, mount, _settings(size, hand)).image
     img.setflags(write=False)
     _FRAMES[key] = img
@@ -397,46 +398,60 @@ def _frame(board_graph, position: frozenset, mount: int, hand: bool, size: tuple
     return key, img
 
 
-def sim_calibration(game, mount: int = 1, size: tuple[int, int] | None = None):
+def sim_calibration(game, mount: int = 1, size: tuple[int, int] | None = None, *,
+                    classifier: str = "measured", looks=None):
     """Calibrate the real vision code on simulated pictures, as a user does with the camera.
 
     The empty board, then the pieces laid out as ``calibration_layout`` says, both photographed
     from the camera ``mount``; ``calibrate`` checks them and learns the pieces (~0.1 s for a
-    morris board, ~1 s for the Brain Hanky cloth). Cached per game, options, mount and size.
+    morris board, ~1 s for the Brain Hanky cloth). ``classifier``: "measured" (the hand-set
+    reader) or "learned" (the piece book, from the full layout: ``--layout --full-set``).
+    ``looks``: the pieces' looks (``vision.sim.PieceLook`` data per (owner, kind)), which only
+    the pictures know. Cached per game, options, mount, size, classifier and looks.
     """
+    from vision import sim
     from vision.calibration import calibrate, calibration_layout
 
     g = engine.load(game) if isinstance(game, str) else game
     size = size or camera_size(g)
-    key = (g.name, tuple(sorted(g.options.items())), mount, size)
+    frozen = sim.frozen_looks(looks)
+    key = (g.name, tuple(sorted(g.options.items())), mount, size, classifier, frozen)
     cal = _CALIBRATIONS.get(key)
     if cal is None:
-        layout, _ = calibration_layout(g)
-        _, empty = _frame(g.board, frozenset(), mount, False, size)
-        _, pieces = _frame(g.board, frozenset(layout.items()), mount, False, size)
-        cal = calibrate(g, empty, pieces, position=layout)
+        layout, _ = calibration_layout(g, full=classifier == "learned")
+        _, empty = _frame(g.board, frozenset(), mount, False, size, frozen)
+        _, pieces = _frame(g.board, frozenset(layout.items()), mount, False, size, frozen)
+        cal = calibrate(g, empty, pieces, position=layout, classifier=classifier)
         _CALIBRATIONS[key] = cal
     return cal
 
 
 class SimCamera:
-    """The simulated camera over the board, read by the real ``BoardReader``.
+    """The simulated camera over the board, read by the real reader the calibration was made for
+    (``vision.learned_reader.reader_for``: ``BoardReader``, or ``LearnedReader``).
 
     ``calibration``: default, calibrate on simulated pictures from the board's current mount
-    (``sim_calibration``). After ``board.bump()`` the calibration stays as it was and the reader
-    finds the board again by its markers, as on a real table. ``frame_s``: 10 frames a second.
+    (``sim_calibration``, with ``classifier``). After ``board.bump()`` the calibration stays as it
+    was and the reader finds the board again by its markers, as on a real table. ``looks``: the
+    players' pieces as ``vision.sim.PieceLook`` data per (owner, kind) (any colours, coins,
+    beads), drawn in every picture; the reader knows them only from the calibration's pictures.
+    ``frame_s``: 10 frames a second.
     """
 
     sees = "colour"
     frame_s = 0.1
 
-    def __init__(self, board: PhysicalBoard, *, calibration=None, size: tuple[int, int] | None = None):
-        from vision.reader import BoardReader
+    def __init__(self, board: PhysicalBoard, *, calibration=None, size: tuple[int, int] | None = None,
+                 classifier: str = "measured", looks=None):
+        from vision import sim
+        from vision.learned_reader import reader_for
 
         self.board = board
         self.size = size or camera_size(board.game)
-        self.calibration = calibration or sim_calibration(board.game, board.mount, self.size)
-        self.reader = BoardReader(self.calibration)
+        self.looks = sim.frozen_looks(looks)
+        self.calibration = calibration or sim_calibration(board.game, board.mount, self.size,
+                                                          classifier=classifier, looks=looks)
+        self.reader = reader_for(self.calibration)
         self._seen: OrderedDict[tuple, Observation] = OrderedDict()
         self.reads = 0  # frames read by BoardReader (distinct frames)
         self.frames = 0  # frames delivered
@@ -444,11 +459,11 @@ class SimCamera:
     def image(self):
         """The camera's current picture of the board (cached per physical state)."""
         b = self.board
-        return _frame(b.game.board, b.key(), b.mount, b.hand_over, self.size)[1]
+        return _frame(b.game.board, b.key(), b.mount, b.hand_over, self.size, self.looks)[1]
 
     def read(self) -> Observation:
         b = self.board
-        key, img = _frame(b.game.board, b.key(), b.mount, b.hand_over, self.size)
+        key, img = _frame(b.game.board, b.key(), b.mount, b.hand_over, self.size, self.looks)
         self.frames += 1
         obs = self._seen.get(key)
         if obs is None:

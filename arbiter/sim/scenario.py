@@ -113,12 +113,14 @@ class Table:
     ``reader``: "camera" (the simulated camera and the real vision code) or "occupancy" (a
     reed-switch grid). The other keyword arguments go to ``Session`` (journal, clock, screen,
     pixels, ...). ``board``: a ``PhysicalBoard`` to use (default: set out as ``state`` or as
-    the game after ``history``).
+    the game after ``history``). ``camera``: keyword arguments for the simulated camera
+    (``SimCamera``: ``classifier="learned"``, ``looks={(owner, kind): {...}}``, ``size``).
     """
 
     def __init__(self, game, reader: str = "camera", *, state=None, history: Sequence[str] = (),
                  board: PhysicalBoard | None = None, mount: int = 1, speed: float = 0.0,
-                 sim_clock: SimClock | None = None, start: bool = True, **session_kwargs):
+                 sim_clock: SimClock | None = None, start: bool = True, camera: Mapping[str, Any] | None = None,
+                 **session_kwargs):
         from .physical import SensorGrid, SimCamera
 
         self.game = engine.load(game) if isinstance(game, str) else game
@@ -130,8 +132,10 @@ class Table:
             board = PhysicalBoard.of_state(self.game, st, mount=mount)
         self.board = board
         if reader == "camera":
-            self.reader = SimCamera(board)
+            self.reader = SimCamera(board, **(camera or {}))
         elif reader == "occupancy":
+            if camera:
+                raise ValueError("camera settings given for a table read by a sensor grid")
             self.reader = SensorGrid(board)
         else:
             raise ValueError(f"unknown reader {reader!r}: camera or occupancy")

@@ -1,0 +1,195 @@
+"""Pieces as data: the simulator draws any look it is given (``vision.sim.PieceLook``), and the
+learned reader reads them by calibration alone.
+
+The looks here (four colours of men a person tells apart, harder ones, coins, beads) are named
+nowhere in ``vision/``: a test gives them as plain dicts of numbers, the simulator draws them,
+``calibrate(..., classifier="learned")`` learns them from the full layout's picture, and the
+reader reads random positions of them under other cameras. The frames' seeds here are not those
+of the figures in docs/learned-reader.md (``benchmarks/piece_looks.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import engine
+from engine.core import Piece
+from vision import sim
+from vision.calibration import calibrate, calibration_layout
+from vision.docs_pictures import random_position
+from vision.learned_reader import LearnedReader, reader_for
+from vision.piece_book import JointEmbedder, PixelEmbedder, embedder_for
+
+SIZE = (640, 480)
+# Four colours of men none of the code names (BGR): a teal, an orange, a purple and a pale olive.
+FOUR = {(1, "man"): {"colour": (150, 140, 20)}, (2, "man"): {"colour": (30, 120, 230)},
+        (3, "man"): {"colour": (140, 40, 110)}, (4, "man"): {"colour": (150, 200, 200)}}
+# A coin: a flat metal disc with a raised rim; copper and silver.
+COIN = dict(size=0.9, height=0.04, rim=0.2, metal=0.9, bevel=0.08)
+COINS = {(1, "man"): {"colour": (190, 195, 200), **COIN}, (2, "man"): {"colour": (50, 110, 190), **COIN}}
+
+
+def shot(game, position, seed: int, looks) -> np.ndarray:
+    return sim.simulate(sim.printed_scene(game.board, position, looks=looks), seed, sim.CameraSettings(size=SIZE)).image
+
+
+# ---------------------------------------------------------------------------- the simulator
+def test_no_looks_draws_exactly_as_before():
+    """``looks`` left out, empty, or a look equal to the usual man's shape and material (with the
+    usual colour) give the very frame the simulator always drew: bit for bit."""
+    g = engine.load("kunjing", players=4)
+    pos = random_position(g, 3)
+    from vision.render import piece_colour
+
+    usual = {(o, "man"): {"colour": piece_colour(o)} for o in (1, 2, 3, 4)}
+    base = shot(g, pos, 5, None)
+    assert np.array_equal(base, shot(g, pos, 5, {}))
+    assert np.array_equal(base, shot(g, pos, 5, usual))
+
+
+def test_a_look_changes_only_its_own_class():
+    """A look for player 3's men changes the pixels round player 3's men and nowhere far from
+    them; the other men are drawn as before."""
+    g = engine.load("kunjing", players=4)
+    pos = {"a1": Piece(1, "man"), "g7": Piece(3, "man")}
+    scene = sim.printed_scene(g.board, pos, looks={(3, "man"): {"colour": (40, 200, 40)}})
+    settings = sim.CameraSettings.mild(size=SIZE)
+    a = sim.simulate(sim.printed_scene(g.board, pos), 2, settings)
+    b = sim.simulate(scene, 2, settings)
+    diff = np.abs(a.image.astype(int) - b.image.astype(int)).sum(axis=2) > 40
+    g7, a1 = a.project([g.board.coords["g7"], g.board.coords["a1"]])
+    rows, cols = np.nonzero(diff)
+    assert len(rows) > 30
+    dist_g7 = np.hypot(cols - g7[0], rows - g7[1])
+    assert dist_g7.max() < 40  # every changed pixel is at the green man
+    assert np.hypot(cols - a1[0], rows - a1[1]).min() > 60
+    green = b.image[int(g7[1]) - 2:int(g7[1]) + 3, int(g7[0]) - 2:int(g7[0]) + 3].reshape(-1, 3).mean(axis=0)
+    assert green[1] > green[0] + 40 and green[1] > green[2] + 40
+
+
+@pytest.mark.parametrize("shape", [dict(dome=1.0, size=0.7, height=0.25), dict(rim=0.25, metal=0.9, height=0.04),
+                                   dict(metal=1.0), dict(gloss=0.0), dict(shape="ring"), dict(shape="gem")])
+def test_every_shape_and_material_is_drawn_and_differs_from_the_usual_man(shape):
+    """Beads (a sphere's cap), coins (a rim, metal), a matte man, a ring and a gem made of the
+    same colour all draw, and each differs from the usual man of that colour."""
+    g = engine.load("nine-mens-morris")
+    pos = {"d2": Piece(1, "man")}
+    colour = (60, 140, 200)
+    settings = sim.CameraSettings.mild(size=SIZE, gloss=(0.8, 0.8))
+    plain = sim.simulate(sim.printed_scene(g.board, pos, looks={(1, "man"): {"colour": colour}}), 4, settings)
+    other = sim.simulate(sim.printed_scene(g.board, pos, looks={(1, "man"): {"colour": colour, **shape}}), 4,
+                         settings)
+    c = plain.project([g.board.coords["d2"]])[0]
+    box = (slice(int(c[1]) - 12, int(c[1]) + 12), slice(int(c[0]) - 12, int(c[0]) + 12))
+    assert np.abs(plain.image[box].astype(int) - other.image[box].astype(int)).mean() > 2
+
+
+@pytest.mark.parametrize("bad,says", [({"colour": (1, 2)}, "three numbers"), ({"colour": (0, 0, 300)}, "0-255"),
+                                      ({"colour": (0, 0, 0), "shape": "cube"}, "one of man, ring, gem"),
+                                      ({"colour": (0, 0, 0), "size": 5}, "0.2 to 2"),
+                                      ({"colour": (0, 0, 0), "metal": 2}, "piece metal 2"),
+                                      ({"colour": (0, 0, 0), "shine": 1}, "unknown piece look field"),
+                                      ("red", "mapping of its fields")])
+def test_a_bad_look_is_refused_saying_what(bad, says):
+    with pytest.raises(ValueError, match=says):
+        sim.looks_of({(1, "man"): bad})
+
+
+# ---------------------------------------------------------------------------- read by calibration alone
+def learned_cal(game, looks, seed: int, embedder=None):
+    layout, _ = calibration_layout(game, full=True)
+    return calibrate(game, shot(game, {}, seed, looks), shot(game, layout, seed, looks), position=layout,
+                     classifier="learned", embedder=embedder)
+
+
+def read_errors(game, cal, looks, seeds) -> tuple[int, int, int]:
+    """(points wrong, frames fully right, frames refused) over random positions, one per seed."""
+    reader = reader_for(cal)
+    wrong = right = refused = 0
+    for seed in seeds:
+        pos = random_position(game, seed)
+        obs = reader.read(shot(game, pos, seed, looks))
+        if obs.occluded:
+            refused += 1
+            continue
+        bad = sum(r.piece != pos.get(s) for s, r in obs.points.items())
+        wrong += bad
+        right += not bad
+    return wrong, right, refused
+
+
+def test_the_default_embedder_joins_the_spot_network_and_the_colours():
+    """With the spot network present, the learned reader's default embedder is the joint one
+    (``JointEmbedder``): the network's vector beside the pixel baseline's colours; a book names
+    it and ``embedder_for`` makes it again from that name."""
+    emb = embedder_for()
+    if not isinstance(emb, JointEmbedder):
+        pytest.skip("no spot network here: the default is the pixel baseline")
+    again = embedder_for(emb.name)
+    assert isinstance(again, JointEmbedder) and again.name == emb.name
+    assert isinstance(again.parts[1], PixelEmbedder)
+
+
+def test_kunjing_four_colours_no_code_names_read_by_calibration_alone():
+    """Kunjing for four players with men of four colours the code never names (teal, orange,
+    purple, pale olive), learned from the full layout's picture, read under other cameras."""
+    g = engine.load("kunjing", players=4)
+    cal = learned_cal(g, FOUR, 31)
+    assert isinstance(reader_for(cal), LearnedReader) and len(cal.book.classes) == 4
+    wrong, right, refused = read_errors(g, cal, FOUR, range(400, 406))
+    assert (wrong, right, refused) == (0, 6, 0)
+
+
+def test_coins_are_pieces_by_data_alone():
+    """Nine men's morris played with coins (copper and silver: flat metal discs with a rim), a
+    piece the reader has no code for, learned from the full layout's picture."""
+    g = engine.load("nine-mens-morris")
+    cal = learned_cal(g, COINS, 32)
+    wrong, right, refused = read_errors(g, cal, COINS, range(410, 416))
+    assert (wrong, right, refused) == (0, 6, 0)
+
+
+def test_two_looks_a_camera_cannot_tell_apart_are_refused_at_calibration():
+    """Two players' men of one colour (as if a player had brought the other's set): calibration
+    refuses them, naming both, and says what to change."""
+    from vision.calibration import CalibrationError
+
+    g = engine.load("kunjing", players=3)
+    same = {(1, "man"): {"colour": (150, 140, 20)}, (2, "man"): {"colour": (30, 120, 230)},
+            (3, "man"): {"colour": (150, 140, 20)}}
+    with pytest.raises(CalibrationError, match="look too alike|does not read back") as e:
+        learned_cal(g, same, 33, embedder=PixelEmbedder())
+    assert "white man" in str(e.value) or "red man" in str(e.value)
+
+
+# ---------------------------------------------------------------------------- refereed at the simulated table
+def test_kunjing_four_players_refereed_through_the_learned_reader_a_man_out_of_turn_caught(tmp_path):
+    """A four-player Kunjing game at the simulated table (``arbiter.sim``), the camera's frames
+    read by the real learned reader calibrated on the full layout of men in four colours the
+    code never names: three men placed in turn, a fourth put down by the wrong player is called
+    illegal by its colour, lifted, and the right player's man accepted."""
+    from arbiter.journal import Journal
+    from arbiter.session import FrameSink
+    from arbiter.sim.scenario import Table
+    from hardware.layout import load_map, spots_for
+
+    g = engine.load("kunjing", players=4)
+    j = Journal.new(g.name, g.options, directory=tmp_path, reader="colour")
+    t = Table(g, "camera", journal=j, pixels=FrameSink(load_map(None, spots_for(g)).count),
+              camera={"classifier": "learned", "looks": FOUR})
+    assert isinstance(t.reader.reader, LearnedReader)
+    t.run("put d2 white; put d6 black; put b4 red")
+    assert [str(s) for s in t.session.history] == ["d2", "d6", "b4"]
+    log = t.run("put f4 white")  # blue's turn
+    assert log[-1].kind == "illegal" and log[-1].verdict.reason == "it is blue's turn, not white's"
+    t.run("take f4; put f4 blue")
+    assert [str(s) for s in t.session.history] == ["d2", "d6", "b4", "f4"]
+    assert "White to play" in t.session.log[-1].message
+
+
+def test_a_sensor_table_takes_no_camera_settings():
+    from arbiter.sim.scenario import Table
+
+    with pytest.raises(ValueError, match="sensor grid"):
+        Table("nine-mens-morris", "occupancy", camera={"classifier": "learned"})
