@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet train-data heldout-data bench-reader-speed
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet train-data heldout-data bench-reader-speed bench-piece-looks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ train-reader: $(STAMP)
 # The spot network's time per batch of patches (24 and 373), cv2.dnn and onnxruntime.
 bench-spotnet: $(STAMP)
 	$(BIN)/python benchmarks/spotnet.py
+
+# Kunjing's three and four colours, harder colours, beads and coins: pieces given as data, read
+# by calibration alone (docs/learned-reader.md)
+bench-piece-looks: $(STAMP)
+	$(BIN)/python benchmarks/piece_looks.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
