@@ -6,8 +6,8 @@ or when the board's printed lines are hidden by an arm. Then, instead of the han
 
 1. one patch per spot (``vision.patches``), with the light the background probes measure at
    that spot taken out (``piece_book.evened``);
-2. the patches through the embedder the calibration was made with (the spot network, or the
-   pixel baseline);
+2. the patches through the embedder the calibration was made with (the spot network beside
+   the pixel baseline's colours by default, or either alone);
 3. each spot read by the calibration's piece book (``vision.piece_book``): probabilities over
    empty and every class that may stand there;
 4. the hand check: background probes that changed unlike light (a standing piece's shadow

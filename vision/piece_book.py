@@ -33,7 +33,9 @@ to calibrate again.
 
 ``PixelEmbedder`` is the baseline without learning: a patch's colour in rings about its middle,
 in CIE Lab. It makes the whole path work (and testable) without a trained model, and measures
-what a network adds. docs/piece-book.md has the figures.
+what a network adds. ``JointEmbedder`` sets two side by side: the default is the spot network
+beside the baseline's colours, so that men of like lightness and different colours (Kunjing's
+four) are told apart by the players' own pieces. docs/piece-book.md has the figures.
 """
 
 from __future__ import annotations
@@ -83,14 +85,10 @@ TEMPERATURE_LEAST = 0.05
 # a speck of noise would read as foreign.
 SPREAD_FLOOR = 0.02
 # How much the pixel baseline's colours weigh beside the spot network's vector in the default
-# embedder (``JointEmbedder``), and the lightness among those colours (``PixelEmbedder(lightness=)``).
-# Chosen on simulated Kunjing frames (calibration seed 5101, frame seeds 7000-7014, not those of
-# the figures in docs/learned-reader.md) and on the photoreal dev set (validation, not a test):
-# a weight of 1 confused black and red men, 4 read empty spots as men; with 2, a lightness of 1
-# read 3.1% of the dev set's nine men's morris points wrong (glossy black men mirroring the lamp
-# read white; the network alone none), 0 (the chroma alone) could not tell black men from grey
-# ones on the simulator, 0.25 read the dev set's mills boards with fewer faults than the network
-# alone (4 spots against 7) and Brain Hanky's white cloth with half as many (3.7% against 8.0%).
+# embedder (``JointEmbedder``), and the lightness among them (``PixelEmbedder(lightness=)``):
+# enough colour to tell men of like lightness apart, little enough lightness that a glossy black
+# man mirroring the lamp is not called white. How they were chosen, and on which frames:
+# docs/learned-reader.md, "Pieces by calibration alone".
 JOINT_WEIGHT = 2.0
 JOINT_LIGHTNESS = 0.25
 # A class's probability below this is left out of a reading (as ``reader.PROB_LEAST``).
@@ -484,8 +482,7 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
     noise = max(float(np.percentile(empty_right, 90)) if len(empty_right) else 0.0, floor)
     # the camera's own noise, for telling a piece from the board under it: the median empty spot's
     # change, not the tail, which in the full layout is the spots beside pieces (a neighbour's
-    # edge or shadow in the patch: on Kunjing's board, with half its spots taken, the tail lay at
-    # two thirds of a black man's difference from the board, and refused him)
+    # edge or shadow in their patches), as far from their empty looks as a dark man is from his
     calm = max(float(np.median(empty_right)) if len(empty_right) else 0.0, floor)
     within_all = np.concatenate(within) if within else np.zeros(0)
     vary_most = max(float(within_all.max()), noise) if len(within_all) else noise
