@@ -159,6 +159,26 @@ def test_kunjing_four_colours_no_code_names_read_by_calibration_alone():
     assert refused == 0 and wrong <= 1 and right >= 5, (wrong, right, refused)
 
 
+def test_a_joint_book_survives_its_file_and_reads_the_same(tmp_path):
+    """A calibration made with the default (joint) embedder, saved and loaded, gives a reader
+    that makes its embedder again from the book's name and reads a frame as before."""
+    from vision.calibration import load_calibration
+
+    if not isinstance(embedder_for(), JointEmbedder):
+        pytest.skip("no spot network here: the default is the pixel baseline")
+    g = engine.load("kunjing", players=3)
+    looks = {k: v for k, v in FOUR.items() if k[0] <= 3}
+    cal = learned_cal(g, looks, 34)
+    again = load_calibration(cal.save(tmp_path / "cal.json"), game="kunjing")
+    reader = reader_for(again)
+    assert isinstance(reader.embedder, JointEmbedder) and reader.embedder.name == cal.book.embedder
+    pos = random_position(g, 420)
+    frame = shot(g, pos, 420, looks)
+    a, b = reader_for(cal).read(frame), reader.read(frame)
+    assert not a.occluded and a.points
+    assert {s: r.piece for s, r in a.points.items()} == {s: r.piece for s, r in b.points.items()}
+
+
 def test_coins_are_pieces_by_data_alone():
     """Nine men's morris played with coins (copper and silver: flat metal discs with a rim), a
     piece the reader has no code for, learned from the full layout's picture."""
