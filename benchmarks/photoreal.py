@@ -649,7 +649,8 @@ def main(argv=None) -> int:
                     help="the hand-set reader (default) or the learned one (vision.learned_reader), calibrated for it")
     ap.add_argument("--embedder", choices=("default", "spotnet", "pixels"), default="default",
                     help="with --reader learned: the spot network (vision.spotnet), the pixel baseline "
-                         "(piece_book.PixelEmbedder), or the default (the network when its model loads)")
+                         "(piece_book.PixelEmbedder), or the default (the network beside the pixel baseline's colours, "
+                         "piece_book.JointEmbedder, when its model loads)")
     args = ap.parse_args(argv)
     embedder = None
     if args.reader == "learned":
