@@ -44,8 +44,9 @@ from __future__ import annotations
 import random
 import shlex
 import time as _time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 from engine.core import CALL, CLUSTER, JUMP, MOVE, PLACE, REMOVE, TAKE, Piece
