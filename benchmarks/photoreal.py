@@ -495,8 +495,17 @@ def table(res: dict) -> str:
 
 
 def _family(name: str) -> str:
-    """The HTJB games together, each Brain Hanky cloth on its own."""
-    return name if name.startswith("brain-hanky") else "HTJB"
+    """The HTJB games (the mills family) together, each Brain Hanky cloth on its own, and every
+    other game on its own (issue 33's gems, tokens and pegs are not men on points: pooled with
+    the HTJB games they would hide their own figures)."""
+    if name.startswith("brain-hanky"):
+        return name
+    game = name.split(" (")[0]
+    try:
+        family = engine.load(game).rules.family
+    except (KeyError, ValueError):
+        return "HTJB"
+    return "HTJB" if family == "mills" else game
 
 
 def pooled(results: list[dict], family=_family) -> dict[str, dict]:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 import engine
@@ -598,3 +600,168 @@ def test_the_sets_are_pooled_per_family_after_the_exposure_steps():
     assert "MISSES" not in htjb_line and "100.0% (20)" in htjb_line
     # 0.5% of points wrong, 98% right and a hand read: three targets missed, refusals met
     assert bh_line.count("MISSES") == 3 and "98.0% (49)" in bh_line
+
+
+# ---------------------------------------------------------------------------- issue 33's pieces
+def _placed(frame):
+    """{spot: (x, y, radius)} of a frame's pieces as ``scene.py`` will stand them (metres)."""
+    return {p["spot"]: (p["x"], p["y"], p["size"][0]) for p in frame["pieces"]}
+
+
+@pytest.fixture(scope="module")
+def new_sets(tmp_path_factory):
+    ms = _make_set_module()
+    work = tmp_path_factory.mktemp("newpieces")
+    return {name: ms.make_specs(name, work) for name in ms.NEW_PIECES}
+
+
+def test_peg_coin_and_bead_profiles_are_closed_and_as_drawn():
+    """A Brainmaster peg is a cylinder with a rounded top: its lathe profile starts at the foot's
+    centre and ends at the top's, reaches its radius and height and no further, and narrows
+    only as it rises through the rounded top. The token's coin and bead likewise."""
+    ms = _make_set_module()
+    for r, h, dome in ((0.005, 0.0065, 0.004), (0.0018, 0.0035, 0.0016)):
+        prof = ms.peg_profile(r, h, dome)
+        assert prof[0] == [0.0, 0.0] and prof[-1] == [0.0, h]
+        assert max(p[0] for p in prof) == pytest.approx(r) and max(p[1] for p in prof) == pytest.approx(h)
+        zs = [p[1] for p in prof]
+        assert zs == sorted(zs), "a peg's profile must rise from foot to top"
+        top = [p for p in prof if p[1] >= h - dome - 1e-12]
+        assert [p[0] for p in top] == sorted((p[0] for p in top), reverse=True), "the top must round inwards"
+        # the straight side stands up to where the rounding begins
+        assert any(p == pytest.approx([r, h - dome]) for p in prof)
+    with pytest.raises(ValueError, match="rounded top"):
+        ms.peg_profile(0.002, 0.003, 0.0025)  # a dome wider than the peg
+    coin, bead = ms.coin_profile(0.0037, 0.0013), ms.bead_profile(0.0037, 0.0055)
+    for prof, r, h in ((coin, 0.0037, 0.0013), (bead, 0.0037, 0.0055)):
+        assert prof[0] == [0.0, 0.0] and prof[-1][0] == 0.0
+        assert max(p[0] for p in prof) == pytest.approx(r, rel=0.01)
+        assert max(p[1] for p in prof) == pytest.approx(h)
+    assert bead[-1][1] == pytest.approx(0.0055) and bead[1][1] == 0.0
+
+
+def test_new_piece_sets_are_seeded_apart_and_whole(new_sets, tmp_path):
+    """The sets of issue 33's pieces (twin-grids' gems, Thinking In Circles' tokens,
+    Brainmaster's pegs) each draw from a seed no other set uses, hold two setups of one game,
+    each its calibration pictures then seven frames at 1280x720, with exposure twins; the same
+    seed plans the same frames again."""
+    ms = _make_set_module()
+    seeds = [conf["seed"] for conf in ms.SETS.values()]
+    assert len(seeds) == len(set(seeds))
+    games = {"twingrids": "twin-grids", "circles": "thinking-in-circles", "pegs": "brainmaster"}
+    assert set(ms.NEW_PIECES) == set(games)
+    for name, (boards, frames) in new_sets.items():
+        assert {f["game"] for f in frames} == {games[name]} and len(boards) == 2
+        for setup in boards:
+            fs = [f for f in frames if f["setup"] == setup]
+            assert [f["kind"] for f in fs[:2]] == ["calibration-empty", "calibration-pieces"]
+            assert sum(f["kind"] == "frame" for f in fs) == 7
+            assert all(f["res"] == [1280, 720] for f in fs)
+        assert any(f["kind"] == "frame-stepped" for f in frames)
+    again = ms.make_specs("pegs", tmp_path)[1]
+    assert [f["position"] for f in again] == [f["position"] for f in new_sets["pegs"][1]]
+
+
+def test_new_pieces_stand_on_their_own_spots_apart(new_sets):
+    """Every piece stands on a spot of its kind, near its centre (within its jitter), and clear
+    of every other piece: gems on their own grid's points, one token on each track, code pegs in
+    code holes and indicator pegs in indicator holes, no two overlapping."""
+    for name, (_boards, frames) in new_sets.items():
+        game = engine.load(frames[0]["game"])
+        for f in frames:
+            looks = f["looks"]
+            for spot, (owner, kind) in f["position"].items():
+                assert game.rules.kind_at(spot) == kind, (f["name"], spot)
+                assert f"{owner}/{kind}" in looks, (f["name"], spot)
+            for p in f["pieces"]:
+                spot = p["spot"]
+                look = looks["/".join(map(str, f["position"][spot]))]
+                x, y = _boards[f["board"]]["spots"][spot]
+                assert abs(p["x"] - x) <= 2 * look["jitter"] + 1e-12 and abs(p["y"] - y) <= 2 * look["jitter"] + 1e-12
+                assert p["shape"] == look["shape"] and p.get("profile") == look.get("profile")
+            placed = list(_placed(f).values())
+            for i, (x1, y1, r1) in enumerate(placed):
+                for x2, y2, r2 in placed[i + 1:]:
+                    assert math.hypot(x1 - x2, y1 - y2) > r1 + r2, (f["name"], "pieces overlap")
+
+
+def test_new_pieces_positions_come_from_legal_play(new_sets):
+    """The frames show positions legal play reaches: red gems on red points and blue on blue,
+    at most the set-up's eleven each; one token on each of the five tracks; Brainmaster's rows
+    filled from row 1 up, each guessed row's four code pegs whole, its indicator pegs black
+    before white and no more than four, the rows past the last guess empty."""
+    from engine.boards.brainmaster import brainmaster_for
+
+    for name, (_boards, frames) in new_sets.items():
+        game = engine.load(frames[0]["game"])
+        for f in (f for f in frames if f["kind"] in ("frame", "frame-stepped")):
+            pos = f["position"]
+            if name == "twingrids":
+                for spot, (owner, _kind) in pos.items():
+                    assert spot.startswith("r:" if owner == 1 else "b:"), (f["name"], spot)
+                assert all(sum(o == side for o, _k in pos.values()) <= 11 for side in (1, 2))
+            elif name == "circles":
+                assert sorted(s.split(".")[0] for s in pos) == ["c1", "c2", "c3", "c4", "c5"], f["name"]
+                assert all(v == [1, "token"] for v in pos.values())
+            else:
+                geo = brainmaster_for(game.board)
+                guessed = [row for row in range(1, geo.rows + 1) if any(s in pos for s in geo.row_spots(row))]
+                assert guessed == list(range(1, len(guessed) + 1)), f["name"]
+                for row in guessed:
+                    assert all(s in pos for s in geo.row_spots(row)), (f["name"], row)
+                    keys = [pos[s][0] for s in geo.key_spots(row) if s in pos]
+                    assert keys == sorted(keys), (f["name"], row, "black indicator pegs first")
+                    assert [s for s in geo.key_spots(row) if s in pos] == list(geo.key_spots(row))[:len(keys)]
+                for row in range(len(guessed) + 1, geo.rows + 1):
+                    assert not any(s in pos for s in geo.key_spots(row))
+    # and the positions differ from frame to frame: play moved on between them
+    for name, (_boards, frames) in new_sets.items():
+        shown = {json.dumps(f["position"], sort_keys=True) for f in frames if f["kind"] == "frame"}
+        assert len(shown) >= 10, name
+
+
+def test_new_pieces_calibration_shows_every_piece_class_in_play(new_sets):
+    """The calibration-pieces picture of each new set shows every class legal play can put
+    down, and only those: both gem colours; the token; each of the five code colours and both
+    indicator colours (Brainmaster has no red indicator peg or black code peg). Each setup's
+    looks are drawn for exactly those classes."""
+    ms = _make_set_module()
+    for name, (_boards, frames) in new_sets.items():
+        game = engine.load(frames[0]["game"])
+        in_play = {f"{o}/{k}" for o in range(1, game.rules.colours + 1) for k in game.rules.piece_kinds
+                   if ms.in_play(game, o, k)}
+        for cal in (f for f in frames if f["kind"] == "calibration-pieces"):
+            shown = {f"{o}/{k}" for o, k in cal["position"].values()}
+            assert shown == in_play == set(cal["looks"]), (name, shown, in_play)
+    pegs = new_sets["pegs"][1][1]["position"]
+    assert {k for k in pegs if "k" in k[1:]} == {f"r{r}k{i}" for r in (1, 2, 3) for i in (1, 2, 3, 4)}
+    assert sum(v == [3, "code"] for v in pegs.values()) >= 2
+
+
+def test_a_new_piece_frame_records_its_truth(new_sets, tmp_path):
+    """``post`` turns a rendered frame into its set.json record: the position played, the
+    pieces' looks (a peg's lathe profile included) and every spot's pixel, as for every other
+    game's frames."""
+    ms = _make_set_module()
+    frame = next(f for f in new_sets["pegs"][1] if f["kind"] == "frame" and len(f["position"]) > 8)
+    spots = new_sets["pegs"][0][frame["board"]]["spots"]
+    frame = {**frame, "out": str(tmp_path / "f"), "res": [64, 36], "k1": 0.0}
+    cv2.imwrite(frame["out"] + ".png", np.zeros((36, 64, 3), np.uint8))
+    Path(frame["out"] + ".json").write_text(json.dumps({"pixels": {s: [10.0, 5.0] for s in spots}, "covered": []}))
+    rec = ms.post(frame, tmp_path / "set")
+    assert rec["position"] == frame["position"] and rec["game"] == "brainmaster"
+    assert rec["looks"]["3/code"]["profile"][-1][1] == pytest.approx(rec["looks"]["3/code"]["size"][1])
+    assert set(rec["pixels"]) == set(spots) and (tmp_path / "set" / rec["file"]).exists()
+
+
+def test_new_pieces_are_pooled_apart_from_the_men_on_points():
+    """Pooled over several sets, each of issue 33's games keeps its own line: their gems, tokens
+    and pegs would otherwise be counted with the HTJB men and hide their own figures."""
+    h = _harness()
+    assert [h._family(n) for n in ("nine-mens-morris", "saba", "nine-mens-morris (1920x1080)")] == ["HTJB"] * 3
+    assert h._family("brain-hanky (blue cloth)") == "brain-hanky (blue cloth)"
+    for game in ("twin-grids", "thinking-in-circles", "brainmaster"):
+        assert h._family(game) == game
+    g = {"spots_read": 10, "spots_wrong": 0, "clear": 1, "right": 1, "refused": 0, "hand": 0, "hand_read": 0}
+    pool = h.pooled([{"set": "pegs", "games": {"brainmaster": g, "tapatan": g}}])
+    assert set(pool) == {"brainmaster", "HTJB"}

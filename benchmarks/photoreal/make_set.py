@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/photoreal/make_set.py dev        # or holdout, game
     .venv/bin/python benchmarks/photoreal/make_set.py dev --threads 1 --work /tmp/photoreal
+    .venv/bin/python benchmarks/photoreal/make_set.py pegs --out DIR     # issue 33's pieces: twingrids, circles, pegs
     .venv/bin/python benchmarks/photoreal/make_set.py train --setups 60 --out DIR   # training scenes
     .venv/bin/python benchmarks/photoreal/make_set.py heldout --setups 6 --out DIR  # held-out factors
 
@@ -203,11 +204,29 @@ SETS = {
     "game4": dict(seed=27027, play=True, rest=True, games=[
         ("brain-hanky", 1, 24, (1920, 1080), {"cloth": "blue", "name": "bhblue"}),
     ]),
+    # The new pieces of issue 33, one small set per game (2 setups of 7 frames, with the exposure
+    # twins), rendered before the reader could read them and to be read once with it frozen
+    # (docs/photoreal.md, "The new pieces"): gems on the two-grid game's points (faceted acrylic,
+    # then glass), Thinking In Circles' tokens on the tracks (a copper coin, then a bead) and
+    # Brainmaster's code pegs and indicator pegs standing in their printed holes.
+    "twingrids": dict(seed=33033, step_from=STEPS, rest=True, games=[
+        ("twin-grids", 2, 7, (1280, 720), {"name": "twingrids", "least": 4, "most": 30}),
+    ]),
+    "circles": dict(seed=34034, step_from=STEPS, rest=True, games=[
+        ("thinking-in-circles", 2, 7, (1280, 720), {"name": "circles", "least": 10, "most": 80}),
+    ]),
+    "pegs": dict(seed=35035, step_from=STEPS, rest=True, games=[
+        ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
+    ]),
 }
+# The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
+NEW_PIECES = ("twingrids", "circles", "pegs")
 
 COLOURS = {"white": (0.80, 0.80, 0.78), "black": (0.012, 0.012, 0.014), "red": (0.55, 0.03, 0.03),
            "blue": (0.03, 0.08, 0.45), "green": (0.05, 0.35, 0.08), "yellow": (0.85, 0.62, 0.03),
-           "orange": (0.85, 0.3, 0.02), "silver": (0.85, 0.85, 0.88), "gold": (1.0, 0.72, 0.30)}
+           "orange": (0.85, 0.3, 0.02), "silver": (0.85, 0.85, 0.88), "gold": (1.0, 0.72, 0.30),
+           # Brainmaster's code colours past the box's five (``--colours 6..8``)
+           "purple": (0.25, 0.04, 0.35), "cyan": (0.03, 0.45, 0.55), "magenta": (0.6, 0.03, 0.3)}
 WOOD = {"white": (0.72, 0.56, 0.36), "black": (0.07, 0.04, 0.025)}
 
 
@@ -257,9 +276,11 @@ def board_texture(game_name: str, work: Path, cloth: str = "white") -> dict:
 
 
 # ---------------------------------------------------------------------------- positions
-def playout(game, rng: random.Random, most: int) -> dict:
+def playout(game, rng: random.Random, most: int, least: int = 0) -> dict:
+    """The position after ``least`` to ``most`` random legal steps from the start (fewer when
+    the game ends first)."""
     s = game.new()
-    for _ in range(rng.randint(0, most)):
+    for _ in range(rng.randint(least, most)):
         steps = s.legal_steps()
         if not steps:
             break
@@ -343,13 +364,112 @@ class Draw:
 
 
 # ---------------------------------------------------------------------------- pieces
-def piece_set(game, tex: dict, rng: random.Random, wood: bool) -> dict:
-    """How this setup's pieces look: shape sizes (m) and materials per (owner, kind)."""
+# The games of issue 33, whose pieces are not the mills' men or Brain Hanky's rings and gems.
+NEW_FAMILIES = ("twin-grids", "circles", "brainmaster")
+COPPER = (0.95, 0.64, 0.54)  # a copper coin's metal (linear RGB)
+
+
+def in_play(game, owner: int, kind: str) -> bool:
+    """Whether legal play can put a piece of this colour and kind down: Brainmaster's indicator
+    pegs are black or white and its code pegs never are (``engine.rules.code_pegs``); Thinking
+    In Circles' tokens belong to nobody (``Piece(1, "token")``). Every other game: all of them."""
+    family = game.rules.family
+    if family == "brainmaster":
+        from engine.rules.code_pegs import BLACK, KEY, WHITE
+
+        return (kind == KEY) == (owner in (BLACK, WHITE))
+    if family == "circles":
+        return owner == 1
+    return True
+
+
+def peg_profile(r: float, h: float, dome: float, steps: int = 8) -> list[list[float]]:
+    """A peg's lathe profile (``scene.lathe_mesh``): a cylinder of radius ``r`` whose top is
+    rounded over ``dome`` of its height (a quarter ellipse, ``dome`` at most ``r``), its foot's
+    edge eased by a tenth of a millimetre. Bottom centre first, top centre last."""
+    if not (0 < dome <= min(r, h) and r > 0 and h > 0):
+        raise ValueError(f"a peg of radius {r}, height {h} cannot have a rounded top of {dome}")
+    e = min(0.0001, 0.1 * r)
+    side = h - dome
+    cap = [[r * math.cos(a), side + dome * math.sin(a)]
+           for a in (math.pi / 2 * i / steps for i in range(steps))]
+    return [[0.0, 0.0], [r - e, 0.0], [r, e]] + cap + [[0.0, h]]
+
+
+def coin_profile(r: float, h: float) -> list[list[float]]:
+    """A coin's lathe profile: a raised rim round a face sunk by a fifth of its thickness."""
+    return [[0.0, 0.0], [r, 0.0], [r, h], [0.9 * r, h], [0.86 * r, 0.8 * h], [0.0, 0.8 * h]]
+
+
+def bead_profile(r: float, h: float, steps: int = 12) -> list[list[float]]:
+    """A round bead standing on one end of its hole: a turned ellipse ``2 r`` wide and ``h``
+    tall, cut flat where the hole's ends are (a third of ``r`` round the axis)."""
+    t0 = math.asin(1 / 3)
+    c = h / (2 * math.cos(t0))  # the ellipse's half height, so that the cut bead stands h tall
+    arc = [[r * math.sin(t), c * (math.cos(t0) - math.cos(t))]
+           for t in (t0 + (math.pi - 2 * t0) * i / steps for i in range(steps + 1))]
+    arc[0][1], arc[-1][1] = 0.0, h
+    return [[0.0, 0.0]] + arc + [[0.0, h]]
+
+
+def new_piece_look(game, owner: int, kind: str, mpu: float, d: Draw, variant: int) -> dict:
+    """How a piece of issue 33's games looks in a setup (``variant``: the setup's number, which
+    picks between the two kinds of gem or token a player may own). Sizes follow the prints
+    (``vision.printable.UNIT_MM``) and what fits between their spots:
+
+    * twin-grids gems: faceted, 11-12.5 mm across on grid points 15.9 mm apart diagonally;
+      acrylic (variant 0) or coloured glass (variant 1), red and blue;
+    * Thinking In Circles tokens: the rulebook's pennies cannot fit spaces 9.4 mm apart, so a
+      small copper coin (variant 0) or an orange bead (variant 1), 7.2-7.8 mm across;
+    * Brainmaster: code pegs 9-10 mm across and 5.5-7 mm tall, indicator pegs 3.3-3.75 mm across
+      and 3-4 mm tall, each a cylinder with a rounded top standing in its printed hole (rings of
+      0.36 and 0.14 hole pitches). Pieces are jittered less than men (``jitter``): an indicator
+      peg's hole is 5.4 mm from the next."""
+    if kind == "gem":
+        colour = colour_of(game, owner, kind)
+        r, h = d.u(5.5, 6.25) * MM, d.u(4.5, 5.5) * MM
+        if variant % 2 == 0:
+            mat = {"type": "plastic", "rgb": list(COLOURS[colour]), "rough": d.u(0.03, 0.12),
+                   "clearcoat": d.u(0.6, 1.0)}
+        else:
+            mat = {"type": "glass", "rgb": list(COLOURS[colour]), "rough": d.u(0.02, 0.1), "opacity": d.u(0.55, 0.75)}
+        return {"shape": "gem", "size": [r, h], "material": mat, "colour": colour, "jitter": 0.0008}
+    if kind == "token":
+        r = d.u(3.6, 3.9) * MM
+        if variant % 2 == 0:
+            h = d.u(1.1, 1.4) * MM
+            return {"shape": "lathe", "size": [r, h], "profile": coin_profile(r, h), "colour": "copper",
+                    "material": {"type": "metal", "rgb": list(COPPER), "rough": d.u(0.2, 0.4)}, "jitter": 0.0008}
+        h = d.u(5.0, 6.0) * MM
+        return {"shape": "lathe", "size": [r, h], "profile": bead_profile(r, h), "colour": "orange",
+                "material": {"type": "plastic", "rgb": list(COLOURS["orange"]), "rough": d.u(0.1, 0.3),
+                             "clearcoat": d.u(0.2, 0.6)}, "jitter": 0.0008}
+    if kind in ("code", "key"):
+        colour = colour_of(game, owner, kind)
+        if kind == "code":
+            r, h, jitter = d.u(0.30, 0.333) * mpu, d.u(5.5, 7.0) * MM, 0.0006
+        else:
+            r, h, jitter = d.u(0.11, 0.125) * mpu, d.u(3.0, 4.0) * MM, 0.0003
+        dome = min(r, h) * d.u(0.5, 0.9)
+        return {"shape": "lathe", "size": [r, h], "profile": peg_profile(r, h, dome), "colour": colour,
+                "material": {"type": "plastic", "rgb": list(COLOURS[colour]), "rough": d.u(0.1, 0.3),
+                             "clearcoat": d.u(0.2, 0.6)}, "jitter": jitter}
+    raise ValueError(f"no look for a {kind} of {game.name}")
+
+
+def piece_set(game, tex: dict, rng: random.Random, wood: bool, variant: int = 0) -> dict:
+    """How this setup's pieces look: shape sizes (m) and materials per (owner, kind).
+    ``variant``: the setup's number, for issue 33's games (``new_piece_look``)."""
     d = Draw(rng)
     mpu = tex["mm_per_unit"] * MM
     looks = {}
+    new = game.rules.family in NEW_FAMILIES
     for owner in range(1, game.rules.colours + 1):
         for kind in game.rules.piece_kinds:
+            if new:
+                if in_play(game, owner, kind):
+                    looks[f"{owner}/{kind}"] = new_piece_look(game, owner, kind, mpu, d, variant)
+                continue
             colour = colour_of(game, owner, kind)
             if kind == "man":
                 shape = {"shape": "man", "size": [0.34 * mpu * d.u(0.93, 1.0), d.u(0.004, 0.006)]}
@@ -373,14 +493,46 @@ def piece_set(game, tex: dict, rng: random.Random, wood: bool) -> dict:
 
 def place(position: dict, tex: dict, looks: dict, rng: random.Random) -> list[dict]:
     out = []
-    jitter = 0.0012 if not tex["hanky"] else 0.0015
     for spot, (owner, kind) in sorted(position.items()):
         x, y = tex["spots"][spot]
         look = looks[f"{owner}/{kind}"]
+        jitter = look.get("jitter", 0.0012 if not tex["hanky"] else 0.0015)
         out.append({"spot": spot, "x": x + max(-2, min(2, rng.gauss(0, 0.5))) * jitter,
                     "y": y + max(-2, min(2, rng.gauss(0, 0.5))) * jitter, "rot": rng.uniform(0, 2 * math.pi),
-                    "shape": look["shape"], "size": look["size"], "material": look["material"]})
+                    "shape": look["shape"], "size": look["size"], "material": look["material"],
+                    **({"profile": look["profile"]} if "profile" in look else {})})
     return out
+
+
+def calibration_pieces(game) -> tuple[dict, str]:
+    """(position, description) of a setup's calibration-pieces picture: ``calibration_layout``'s
+    (the game's start, or one piece of each class) for every game but two of issue 33's, whose
+    layouts the reader does not give yet and this set fixes itself, every class in play shown:
+
+    * Thinking In Circles: the five tokens on their start spaces (the tokens are one class);
+    * Brainmaster: guess rows 1-3 filled with the code colours in turn (R B G Y / O R B G / Y O R B
+      with the box's five: each colour twice or more) and each of those rows answered with two
+      black indicator pegs (holes k1, k2) and two white ones (k3, k4), rows 4 on empty.
+    """
+    family = game.rules.family
+    if family == "circles":
+        return dict(game.new().position()), "the five tokens on their start spaces"
+    if family == "brainmaster":
+        from engine.boards.brainmaster import brainmaster_for
+        from engine.core import Piece
+        from engine.rules.code_pegs import BLACK, CODE, FIRST_CODE_COLOUR, KEY, WHITE
+
+        geo = brainmaster_for(game.board)
+        n = game.rules.colours - FIRST_CODE_COLOUR + 1
+        pos, i = {}, 0
+        for row in (1, 2, 3):
+            for hole in range(geo.pegs):
+                pos[geo.code_spot(row, hole)] = Piece(FIRST_CODE_COLOUR + i % n, CODE)
+                i += 1
+            for hole in range(geo.pegs):
+                pos[geo.key_spot(row, hole)] = Piece(BLACK if hole < geo.pegs // 2 else WHITE, KEY)
+        return pos, "rows 1-3: the code colours in turn, two black and two white indicator pegs each"
+    return calibration_layout(game)
 
 
 def surface(tex: dict, rng: random.Random) -> dict:
@@ -424,7 +576,7 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
             setup = f"{short}-{k}"
             wood = bool(opts.get("wood")) and k == 0
             tilt = 30.0 + d.u(-2, 2) if opts.get("tilt30") and k == n_setups - 1 else None
-            looks = piece_set(game, tex, srng, wood)
+            looks = piece_set(game, tex, srng, wood, k)
             tint = [d.u(0.9, 0.97), d.u(0.9, 0.96), d.u(0.85, 0.93)]
             boards[setup] = {"texture": tex["texture"], "width": tex["width"], "height": tex["height"],
                              "surface": "cloth" if tex["hanky"] else "paper", "tint": tint,
@@ -433,6 +585,9 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                              "table": {"light": [d.u(0.35, 0.6), d.u(0.2, 0.35), d.u(0.08, 0.18)],
                                        "dark": [d.u(0.1, 0.2), d.u(0.05, 0.1), d.u(0.02, 0.05)],
                                        "rough": d.u(0.3, 0.6), "scale": d.u(4, 9), "seed": d.u(0, 100)}}
+            if any(look["material"]["type"] == "glass" for look in looks.values()):
+                # light through a glass gem's faces and back from the paper (``training.py``'s glass)
+                boards[setup]["bounces"] = {"max": 12, "transmission": 8}
             camera = d.camera(extent, res, tilt)
             cal_lamp = d.lamp(0.7 if not tex["hanky"] else 1.3, extent)
             cal_lamp["power"] *= 1.0 / cal_lamp["brightness"]  # the calibration lamp: normal light
@@ -454,7 +609,7 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                         "noise": {"full_well": d.u(1500, 6000), "read": d.u(1.0, 4.0)},
                         "jpeg_quality": srng.randint(80, 95), **extra}
 
-            cal_pos, _ = calibration_layout(game)
+            cal_pos, _ = calibration_pieces(game)
             frames.append(frame("calibration-empty", 0, {}, cal_lamp, None, cal_world, cal_exposure, None))
             frames.append(frame("calibration-pieces", 0, cal_pos, cal_lamp, None, cal_world, cal_exposure, None))
             if n_frames == "whole" or conf.get("play"):
@@ -488,7 +643,7 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                                         cal_exposure + d.u(-0.2, 0.2), None, step=str(step), steps=list(steps)))
                 continue
             for i in range(n_frames):
-                position = playout(game, srng, 60 if tex["hanky"] else 30)
+                position = playout(game, srng, opts.get("most", 60 if tex["hanky"] else 30), opts.get("least", 0))
                 if i % 3 == 0:
                     lamp, window, world, exposure = cal_lamp, None, cal_world, cal_exposure + d.u(-0.3, 0.3)
                 else:
