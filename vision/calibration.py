@@ -337,8 +337,24 @@ def _spread_squares(game, family: Family) -> dict[str, Piece]:
     return pos
 
 
+def _peg_staircase(game, family: Family) -> dict[str, Piece]:
+    """Brainmaster: one peg of every colour. The code colours in letter order down a staircase,
+    the n-th (from 0) in row n + 1's hole n (wrapping at the last hole): red in r1a, blue in r2b,
+    green in r3c, yellow in r4d, orange in r5a ...; a black indicator peg in row 1's first
+    indicator hole (r1k1) and a white one in the last row's last (r10k4 on the ten-row board)."""
+    geo = game.rules.geometry
+    pos: dict[str, Piece] = {}
+    codes = [c for c in family.classes if c.kind == "code"]
+    keys = [c for c in family.classes if c.kind == "key"]
+    for n, c in enumerate(codes):
+        pos[geo.code_spot(n % geo.rows + 1, n % geo.pegs)] = Piece(c.owner, c.kind)
+    for c, spot in zip(keys, (geo.key_spot(1, 0), geo.key_spot(geo.rows, geo.pegs - 1))):
+        pos[spot] = Piece(c.owner, c.kind)
+    return pos
+
+
 # The reader's family (``Family.name``) -> where one piece of each class goes for calibration.
-LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares, "twin-grids": _corners}
+LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares, "twin-grids": _corners, "brainmaster": _peg_staircase}
 
 
 # The full layout (``full_layout``): at most this many pieces of each class, on at most half the

@@ -255,8 +255,18 @@ HANKY_GEM = Pattern.disc(0.08, 3, 0.12, per_ring=5, keep_class=0.67, chroma=True
                          lamp_from="ring", join_band=(0.0, 0.1), hue_alone=True, print_under=True, print_far=6.0)
 
 def _classes(game) -> tuple[PieceClass, ...]:
-    """Every (colour, kind) in play, named as players call them ("white man", "gold gem")."""
+    """Every (colour, kind) in play, named as players call them ("white man", "gold gem").
+
+    A family whose colours and kinds do not all pair up lists its pieces itself
+    (``Rules.piece_classes``: Brainmaster's indicator pegs are black or white only, its code pegs
+    never are; Thinking In Circles' tokens belong to nobody); otherwise every colour in play
+    comes in every kind."""
     rules = game.rules
+    listed = getattr(rules, "piece_classes", None)
+    if listed is None and hasattr(rules, "inner"):  # a match of rounds: its game's pieces
+        listed = getattr(rules.inner, "piece_classes", None)
+    if listed is not None:
+        return tuple(PieceClass(o, k, rules.piece_name(o, k)) for o, k in listed)
     return tuple(PieceClass(o, k, rules.piece_name(o, k)) for o in range(1, rules.colours + 1)
                  for k in rules.piece_kinds)
 
@@ -319,9 +329,44 @@ def gems_on_grids(game) -> Family:
                   ink=fam.ink)
 
 
+def _glossy_disc(radius: float, rings: int, piece_radius: float, **look) -> Pattern:
+    """A disc inside a round glossy piece, compared as a man is (its best-matching share, in order
+    of brightness, a highlight counting little against it): a peg's domed head, a penny."""
+    return Pattern.disc(radius, rings, piece_radius, keep_class=0.85, brighter=0.25, ordered=True, **look)
+
+
+def pegs_in_holes(game) -> Family:
+    """Brainmaster: a code peg's domed head over each code hole, an indicator peg's small one over
+    each indicator hole; a disc sampled inside each head, well within it (a head's rim is shaded
+    and leans with the camera's slant), each raised to the head's height. The classes are the
+    pegs in play (``Rules.piece_classes``): black and white indicator pegs and the code colours,
+    learned from the calibration layout (``vision.calibration``: one peg of every colour)."""
+    from .render_pegs import CODE_PEG_HEIGHT, CODE_PEG_R, KEY_PEG_HEIGHT, KEY_PEG_R
+
+    spots, xy, kinds = _spots(game)
+    return Family("brainmaster", spots, xy, kinds,
+                  {"code": _glossy_disc(0.4 * CODE_PEG_R, 3, CODE_PEG_R, hue_weight=0.5),
+                   "key": _glossy_disc(0.55 * KEY_PEG_R, 2, KEY_PEG_R)}, _classes(game),
+                  heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
+                  probe_clear=1.25, probe_step=0.1, probe_check=0.06, shadow_reach=0.6, frame=(960, 720))
+
+
+def tokens_on_tracks(game) -> Family:
+    """Thinking In Circles: a penny on a track's space, a disc sampled inside it. One class, the
+    token (``Rules.piece_classes``): the tokens belong to nobody, and each space's own symbol is
+    its empty look, learned at calibration like any printed point."""
+    from .render_circles import PENNY_HEIGHT, TOKEN_R
+
+    spots, xy, kinds = _spots(game)
+    return Family("circles", spots, xy, kinds, {k: _glossy_disc(0.6 * TOKEN_R, 3, TOKEN_R) for k in set(kinds)},
+                  _classes(game), heights={k: PENNY_HEIGHT for k in set(kinds)},
+                  probe_step=0.1, probe_check=0.06, shadow_reach=0.45, frame=(800, 600))
+
+
 # Engine family (``Rules.family``) -> the reader's data for a game of it.
 READERS: dict[str, Callable[..., Family]] = {"mills": men_on_points, "brain-hanky": rings_and_gems,
-                                             "twin-grids": gems_on_grids}
+                                             "twin-grids": gems_on_grids, "brainmaster": pegs_in_holes,
+                                             "circles": tokens_on_tracks}
 
 
 def family_for(game) -> Family:

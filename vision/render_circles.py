@@ -123,6 +123,24 @@ def render_circles(board: BoardGraph, position: Mapping[str, Any] | None = None,
     return img
 
 
+# A token is a penny (the rulebook's): copper, lying flat on its space, as wide as the space's
+# printed disc and a little more, so it hides the symbol under it; 1.5 mm thick on tracks printed
+# at 21 mm a track radius (``vision.printable``).
+PENNY: BGR = (70, 115, 190)
+PENNY_HEIGHT = 0.07
+
+
+def solids(board: BoardGraph, position: Mapping[str, Any]) -> list[tuple]:
+    """Each token of ``position`` as the simulated camera draws it (``vision.sim``): (space,
+    centre, "man", BGR colour, radius, height) in track radii: a penny on its space."""
+    out = []
+    for spot in position:
+        if spot not in board.coords:
+            raise ValueError(f"position names space {spot!r} that board {board.name} does not have")
+        out.append((spot, tuple(float(v) for v in board.coords[spot]), "man", PENNY, TOKEN_R, PENNY_HEIGHT))
+    return out
+
+
 def spot_pixel(board: BoardGraph, spot: str, *, title: str | None = None, unit_px: float | None = None) -> tuple[int, int]:
     """Where ``render_circles`` (same title and unit_px) draws ``spot``."""
     geo = geometry(board)
@@ -137,5 +155,5 @@ def draw_circles_print(canvas: np.ndarray, frame: Frame, board: BoardGraph, labe
     _draw_tracks(canvas, frame, geometry(board), labels, labels)
 
 
-__all__ = ["SHAPE_INKS", "TOKEN", "draw_circles_print", "draw_symbol", "extent", "geometry", "render_circles",
-           "spot_pixel", "UNIT_PX", "TOKEN_R"]
+__all__ = ["PENNY", "PENNY_HEIGHT", "SHAPE_INKS", "TOKEN", "draw_circles_print", "draw_symbol", "extent", "geometry",
+           "render_circles", "solids", "spot_pixel", "UNIT_PX", "TOKEN_R"]

@@ -84,6 +84,32 @@ def _draw_peg(img: np.ndarray, frame: Frame, xy, piece: Any) -> None:
         cv2.circle(img, hl, max(2, r // 4), _lighter(colour, 70), -1, _AA)
 
 
+# How far a peg's head stands above the board, in hole pitches (the simulated camera's solids
+# and the reader's parallax, ``vision.families.pegs_in_holes``): a code peg's head about 4.5 mm
+# and an indicator peg's about 2 mm above a board printed at 15 mm a pitch.
+CODE_PEG_HEIGHT = 0.3
+KEY_PEG_HEIGHT = 0.14
+
+
+def solids(board: BoardGraph, position: Mapping[str, Any]) -> list[tuple]:
+    """Each peg of ``position`` as the simulated camera draws it (``vision.sim``): (spot, centre,
+    "peg", BGR colour, head radius, height), in board units, a code peg's head as wide as the
+    printed ring round its hole, an indicator peg's as its small one."""
+    out = []
+    for spot, piece in position.items():
+        if spot not in board.coords:
+            raise ValueError(f"position names hole {spot!r} that board {board.name} does not have")
+        owner, kind = _owner_and_kind(piece)
+        key = kind == "key"
+        colour = (KEY_PEG_COLOURS if key else CODE_PEG_COLOURS).get(owner)
+        if colour is None:
+            raise ValueError(f"no Brainmaster peg of colour {owner} and kind {kind}")
+        xy = tuple(float(v) for v in board.coords[spot])
+        out.append((spot, xy, "peg", colour, KEY_PEG_R if key else CODE_PEG_R,
+                    KEY_PEG_HEIGHT if key else CODE_PEG_HEIGHT))
+    return out
+
+
 def _holes(geo):
     """(name, xy, is_code_hole) for every hole, the code row's included."""
     for name in geo.graph.points:
@@ -166,5 +192,5 @@ def draw_pegs_print(canvas: np.ndarray, frame: Frame, board: BoardGraph, labels:
         _put_centred(canvas, "code", frame.at((geo.pegs - 0.15, cy)), 0.2 * frame.ppu / 22.0, INK, 1)
 
 
-__all__ = ["CODE_PEG_COLOURS", "KEY_PEG_COLOURS", "draw_pegs_print", "extent", "geometry", "render_pegs",
-           "spot_pixel"]
+__all__ = ["CODE_PEG_COLOURS", "CODE_PEG_HEIGHT", "KEY_PEG_COLOURS", "KEY_PEG_HEIGHT", "draw_pegs_print", "extent",
+           "geometry", "render_pegs", "solids", "spot_pixel"]

@@ -55,16 +55,18 @@ _SKINS = ((150, 175, 225), (120, 155, 205), (95, 130, 185), (70, 100, 150), (50,
 # ---------------------------------------------------------------------------- scene
 # Piece heights in board units: a man is a thick disc, a ring a flat torus, a gem a low cut stone.
 MAN_HEIGHT, RING_HEIGHT, GEM_HEIGHT = 0.2, 0.07, 0.1
+PEG_BEVEL = 0.7  # the share of a peg head's radius that curves down (a man's rounded edge: 0.22)
 
 
 @dataclass(frozen=True)
 class ScenePiece:
     """One piece standing on the scene, in board units: ``xy`` its spot (one copy of it: a spot
     on the edge of a wrapping Brain Hanky web gives one piece per place it shows), ``kind`` "man",
-    "ring" or "gem", ``colour`` its BGR albedo, ``radius`` (a gem's half-diagonal), ``height``,
-    ``band`` a ring's band width (outer minus inner radius), ``spot`` the point or square name.
-    ``look``: how a man's top is shaped and what it is made of (``PieceLook``'s ``bevel``,
-    ``dome``, ``rim``, ``metal``, ``gloss``); None draws the simulator's usual man."""
+    "ring", "gem" or "peg" (a domed head: Brainmaster's pegs), ``colour`` its BGR albedo,
+    ``radius`` (a gem's half-diagonal), ``height``, ``band`` a ring's band width (outer minus
+    inner radius), ``spot`` the point or square name. ``look``: how a man's top is shaped and
+    what it is made of (``PieceLook``'s ``bevel``, ``dome``, ``rim``, ``metal``, ``gloss``); None
+    draws the simulator's usual man."""
 
     xy: tuple[float, float]
     kind: str
@@ -292,10 +294,12 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     layout = markers.marker_layout(board)
     gap = markers.GAP_FRACTION * max(bx1 - bx0, by1 - by0)
     pad = 0.5 * gap  # the board's own colour reaches half way to the markers
-    render_img, background, rc, rr = _board_render(board, position, ppu, cloth)
-    c0, r0 = px((bx0 - pad, by1 + pad))
-    c1, r1 = px((bx1 + pad, by0 - pad))
-    img[r0:r1, c0:c1] = background
+    own = _own_drawing(board)
+    if own is None:
+        render_img, background, rc, rr = _board_render(board, position, ppu, cloth)
+        c0, r0 = px((bx0 - pad, by1 + pad))
+        c1, r1 = px((bx1 + pad, by0 - pad))
+        img[r0:r1, c0:c1] = background
     # Markers first, so a piece drawn near a corner may overlap the quiet zone, never the marker.
     for m in layout if draw_markers else ():
         tl = m.corners()[0]
@@ -305,6 +309,8 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
         img[max(r - quiet, 0):r + side + quiet, max(c - quiet, 0):c + side + quiet] = PAPER
         tag = cv2.aruco.generateImageMarker(markers.dictionary(), m.id, side)
         img[r:r + side, c:c + side] = tag[:, :, None]
+    if own is not None:
+        return _own_scene(scene, own, position or {})
     # Paste everything the renderer drew in ink (lines, points, pieces) at its place: once
     # without the pieces (``bare``, for the simulator's own pieces), once with them drawn flat.
     from . import render
@@ -325,6 +331,52 @@ def simple_scene(board, position: Mapping[str, Any] | None = None, px_per_unit: 
     if pieces:
         paste(bare, _board_render(board, {}, ppu, cloth)[0])
     paste(img, render_img)
+    scene.bare = bare
+    scene.pieces = pieces
+    return scene
+
+
+# Board style -> (module, its print drawing, its pieces) for boards whose print is not lines and
+# points: Brainmaster's holes and Thinking In Circles' tracks. The drawing is called as
+# ``draw(canvas, frame, board, labels)`` (the board as ``arbiter print-board`` prints it); the
+# pieces as ``solids(board, position)``: each piece's spot, centre, solid kind, colour, radius and
+# height in board units (pegs and pennies sized to their holes and spaces).
+OWN_DRAWINGS = {"brainmaster": ("vision.render_pegs", "draw_pegs_print", "solids"),
+                "circles": ("vision.render_circles", "draw_circles_print", "solids")}
+
+
+def _own_drawing(board):
+    """(draw, solids) of ``board``'s style (``OWN_DRAWINGS``), or None: drawn by ``vision.render``."""
+    entry = OWN_DRAWINGS.get(getattr(board, "style", ""))
+    if entry is None:
+        return None
+    import importlib
+
+    module = importlib.import_module(entry[0])
+    return getattr(module, entry[1]), getattr(module, entry[2])
+
+
+def _own_scene(scene: Scene, own, position: Mapping[str, Any]) -> Scene:
+    """``scene`` (paper and markers) with the printed board of ``own``'s drawing (``OWN_DRAWINGS``)
+    at its place, and ``position``'s pieces as solids; ``Scene.image`` shows them flat as discs."""
+    from .board_frame import Frame
+
+    img = scene.image
+    h, w = img.shape[:2]
+    X0, _, X1, _ = markers.print_extent(scene.board)
+    Y1 = markers.print_extent(scene.board)[3]
+    ppu = w / (X1 - X0)
+    # Frame.at rounds to whole pixels; scene.to_pixel puts pixel centres half a pixel in.
+    frame = Frame(X0, Y1, ppu, -0.5, -0.5, w, h)
+    draw, solids = own
+    draw(img, frame, scene.board, True)
+    pieces = tuple(ScenePiece(xy, kind, colour, radius, height, 0.0, spot)
+                   for spot, xy, kind, colour, radius, height in sorted(solids(scene.board, position)))
+    bare = img.copy()
+    for p in pieces:  # the flat look (``CameraSettings.outlines``): a disc with a dark outline
+        r = frame.px(p.radius, 2)
+        cv2.circle(img, frame.at(p.xy), r, p.colour, -1, cv2.LINE_AA)
+        cv2.circle(img, frame.at(p.xy), r, (20, 20, 20), max(1, r // 8), cv2.LINE_AA)
     scene.bare = bare
     scene.pieces = pieces
     return scene
@@ -857,10 +909,12 @@ def _wall_normal(xx, yy, base, top, r: float):
     return a[0] * w + d[0] * c, a[1] * w + d[1] * c, np.zeros_like(w)
 
 
-def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u, look: PieceLook | None = None) -> None:
+def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u, look: PieceLook | None = None,
+              bevel: float | None = None) -> None:
     """A man: a solid of revolution on its foot, its wall seen between foot and top. ``look``
     (None: the usual man, a disc with a rounded edge and a slightly domed face) shapes its top
-    (``bevel``, ``dome``, ``rim``) and sets its material (``metal``, ``gloss``)."""
+    (``bevel``, ``dome``, ``rim``) and sets its material (``metal``, ``gloss``). ``bevel`` without a
+    look: the outer share of the radius that turns down to the wall (a peg's head: a dome, near 1)."""
     sd, _ = _capsule_sd(xx, yy, base, top, r, rt)
     a_sil = _cov(sd)
     dx, dy = xx - top[0], yy - top[1]
@@ -868,7 +922,10 @@ def _draw_man(out, xx, yy, base, top, r, rt, colour, lamp: _Lamp, h: float, u, l
     a_top = _cov(dt - rt)
     ux, uy = dx / np.maximum(dt, 1e-6), dy / np.maximum(dt, 1e-6)
     rho = dt / rt
-    bevel = _BEVEL if look is None else max(look.bevel, 1e-3)  # the outer share turning down to the wall
+    if look is not None:  # the outer share turning down to the wall
+        bevel = max(look.bevel, 1e-3)
+    elif bevel is None:
+        bevel = _BEVEL
     rim = np.clip((rho - (1 - bevel)) / bevel, 0.0, 1.0)
     tilt = rim * math.radians(70) + _FACE_DOME * np.minimum(rho, 1.0)  # and a slightly domed face
     metal, gloss = 0.0, lamp.gloss
@@ -1076,6 +1133,8 @@ def _solid_pieces(scene: Scene, rng: np.random.Generator, settings: CameraSettin
             _draw_ring(out, xx, yy, b, t, r, rt, piece.band * ppu, k, piece.colour, lamp, h, u)
         elif piece.kind == "gem":
             _draw_gem(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u)
+        elif piece.kind == "peg":  # a peg's head: a dome, lit round its whole face
+            _draw_man(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u, bevel=PEG_BEVEL)
         else:
             _draw_man(out, xx, yy, b, t, r, rt, piece.colour, lamp, h, u, piece.look)
     return img, {"gloss": gloss, "cast_depth": cast_depth, "contact_depth": contact_depth}

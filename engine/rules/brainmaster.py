@@ -161,6 +161,13 @@ class BrainmasterRules(RulesBase):
     def kind_at(self, spot: str) -> str:
         return self._kinds.get(spot, CODE)
 
+    @property
+    def piece_classes(self) -> tuple[tuple[int, str], ...]:
+        """Every (colour, kind) of peg in play: black and white indicator pegs, then the code
+        colours in letter order. Not every colour with every kind: a camera learns and reads
+        these only (``vision.families``), so no red indicator peg is ever looked for."""
+        return ((BLACK, KEY), (WHITE, KEY)) + tuple((FIRST_CODE_COLOUR + i, CODE) for i in range(self.n_colours))
+
     def colour_name(self, colour: int) -> str:
         if colour == BLACK:
             return "black"

@@ -145,6 +145,10 @@ class CirclesRules(RulesBase):
     def piece_name(self, colour: int, kind: str) -> str:
         return "token"
 
+    # The one kind of piece on the board (colour, kind): the tokens belong to nobody, so a camera
+    # learns one look for all five (``vision.families``), not one per player's colour.
+    piece_classes: tuple[tuple[int, str], ...] = ((1, TOKEN),)
+
     def side_name(self, player: int) -> str:
         return f"player {player} ({self.colour_name(player)})"
 
