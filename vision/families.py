@@ -190,6 +190,10 @@ class Family:
     # How far (board units) from a spot's centre a standing piece's shadow may reach: probes there
     # may darken (keeping the paper's colour) without anything being over the board.
     shadow_reach: float = 0.9
+    # How far (board units) from a spot read as occupied a probe may be covered by the piece
+    # itself, whatever it shows there: a tall peg's head seen at a slant leans over the paper
+    # between holes (``occlusion.HandCheck.check``). 0: pieces never reach a probe.
+    lean_reach: float = 0.0
     # How far (board units) the board may land from where its fit says, for an empty spot still to
     # look empty (``vision.calibration._envelope``): lens distortion, a print not quite flat.
     slack: float = 0.05
@@ -348,7 +352,8 @@ def pegs_in_holes(game) -> Family:
                   {"code": _glossy_disc(0.4 * CODE_PEG_R, 3, CODE_PEG_R, hue_weight=0.5),
                    "key": _glossy_disc(0.55 * KEY_PEG_R, 2, KEY_PEG_R)}, _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
-                  probe_clear=1.25, probe_step=0.1, probe_check=0.06, shadow_reach=0.6, frame=(960, 720))
+                  probe_clear=1.6, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, lean_reach=0.75,
+                  frame=(960, 720))
 
 
 def tokens_on_tracks(game) -> Family:

@@ -77,7 +77,8 @@ class LearnedReader(BoardReader):
             r.foreign = r.foreign | (looks.foreign > 0)
         self.last_book = r
         occupied = r.choice >= 0
-        covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1))
+        lean = None if self._lean_reach is None else self._lean_reach[:, occupied].any(axis=1)
+        covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1), lean)
         if covered:
             return Observation.blocked(covered)
         for i, s in enumerate(fam.spots):
