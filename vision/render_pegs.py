@@ -47,10 +47,11 @@ CODE_PEG_R = 0.36  # a code peg's head, in hole pitches
 CODE_HOLE_R = 0.13
 KEY_PEG_R = 0.14
 KEY_HOLE_R = 0.05
-# The printed indicator hole's inside: mid grey, between the black and the white pegs, so a camera
-# tells either from an empty hole by brightness alone (white paper hid a white peg: on simulated
-# frames at 640x480 most of the reader's misses were white indicator pegs read as empty).
-KEY_HOLE_FILL: BGR = (150, 150, 150)
+# The printed indicator hole's inside: a light grey, between the black and the white pegs and with
+# no dot, so a camera tells either from an empty hole by brightness alone. On white paper with a
+# dot, simulated frames read white pegs as empty holes, and empty holes in a code peg's shadow
+# (the dot darkening half the little disc sampled) as black pegs.
+KEY_HOLE_FILL: BGR = (185, 185, 185)
 KEY_HOLE_FILL_R = 0.11
 ROW_HALF = 0.48  # half a row's height: the cover and the tray reach this far round a row
 
@@ -178,16 +179,18 @@ def spot_pixel(board: BoardGraph, spot: str, *, title: str | None = None, unit_p
 
 
 def draw_pegs_print(canvas: np.ndarray, frame: Frame, board: BoardGraph, labels: bool) -> None:
-    """The printed board on white: each hole an inked ring the size of its peg with a dot at its
-    centre (an indicator hole grey inside), the rows numbered, the code row apart beyond a line and marked "code"."""
+    """The printed board on white: each hole an inked ring the size of its peg, a code hole with a
+    dot at its centre and an indicator hole grey inside, the rows numbered, the code row apart
+    beyond a line and marked "code"."""
     geo = geometry(board)
     line = frame.px(0.025, 1)
     for name, xy, code in _holes(geo):
         c = frame.at(xy)
-        if not code:  # grey inside: a white indicator peg shows against it as a black one does
-            cv2.circle(canvas, c, frame.px(KEY_HOLE_FILL_R, 2), KEY_HOLE_FILL, -1, _AA)
         cv2.circle(canvas, c, frame.px(CODE_PEG_R if code else KEY_PEG_R, 3), INK, line, _AA)
-        cv2.circle(canvas, c, frame.px(0.04, 1), INK, -1, _AA)
+        if code:
+            cv2.circle(canvas, c, frame.px(0.04, 1), INK, -1, _AA)
+        else:  # grey inside, no dot: a white peg shows against it as a black one does
+            cv2.circle(canvas, c, frame.px(KEY_HOLE_FILL_R, 2), KEY_HOLE_FILL, -1, _AA)
     # No frame round the board or the code row: the markers' quiet zones reach in just beyond its
     # corners. A line parts the guess rows from the code row (where the cover goes).
     line_y = geo.rows - 1 + ROW_HALF + 0.08
