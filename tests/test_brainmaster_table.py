@@ -1,8 +1,8 @@
 """Brainmaster refereed at the simulated table (arbiter.sim.scenario), read by a perfect colour reader.
 
-The simulated camera cannot read pegs yet (the vision code has no reader family for them,
-docs/brainmaster.md), so these games are watched by ``arbiter.sim.readers.SimReader`` in colour:
-what a camera that reads pegs would report. The code is given the way a private page would give
+These games are watched by ``arbiter.sim.readers.SimReader`` in colour: what a camera that reads
+pegs without fault reports, so the referee's side is tested apart from the camera's (the simulated
+camera and the real reader referee Brainmaster in tests/test_scenarios_pegs.py). The code is given the way a private page would give
 it, straight to the referee (``Referee.enter``): the session has no private channel of its own
 yet. Everything else is the real session and referee, judging boards the players make peg by peg.
 """
