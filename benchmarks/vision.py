@@ -33,6 +33,10 @@ Targets (issue 4): per-point error <= 0.05%; >= 99% of frames read fully right; 
 1280x720 frame (p99); 0 occluded frames read as boards. The script prints PASS/MISS per target
 and exits 0 either way.
 
+``--mild`` draws every frame (and the calibration pictures) from ``CameraSettings.mild`` instead:
+a camera mounted above the board in even light, as docs/calibration.md asks and as the simulated
+table (``arbiter.sim.physical``) photographs its boards.
+
 Readers (``--reader measured|learned|both``, default both): the hand-set one (``BoardReader``)
 and the learned one (``vision.learned_reader``, calibrated from the full layout), its embedder
 chosen by ``--embedder spotnet|pixels`` (the spot network, ``vision/spotnet.py`` and its model
@@ -104,6 +108,16 @@ def pin_to_one_core() -> str:
     return f"{common.pin_to_one_core()}, cv2 threads 1"
 
 
+# The cameras frames are drawn from: ``CameraSettings()``'s ranges, or with ``--mild`` the gentle
+# camera ``CameraSettings.mild`` (mounted above the board as docs/calibration.md asks: the camera
+# of the simulated table, ``arbiter.sim.physical``). Set before the workers are forked.
+MILD = False
+
+
+def camera(**kw) -> sim.CameraSettings:
+    return sim.CameraSettings.mild(**kw) if MILD else sim.CameraSettings(**kw)
+
+
 @dataclass(frozen=True)
 class Job:
     game: str
@@ -118,7 +132,7 @@ def make_frame(job: Job):
     game = engine.load(job.game)
     position = random_position(game, job.seed, MOVE_CAP)
     frame = sim.simulate(sim.printed_scene(game.board, position), job.seed,
-                         sim.CameraSettings(size=job.size, hand=job.hand))
+                         camera(size=job.size, hand=job.hand))
     return frame.image, frozenset(frame.occluded_points), position
 
 
@@ -181,7 +195,7 @@ def make_reader(game, size: tuple[int, int], reader: str, embedder=None):
     user would (the empty board and the layout picture, one seeded camera); the learned one from
     the full layout (several pieces of each class). Raises CalibrationError."""
     layout, _ = calibration_layout(game, full=reader == "learned")
-    settings = sim.CameraSettings(size=size)
+    settings = camera(size=size)
     empty = sim.simulate(sim.printed_scene(game.board, {}), CAL_SEED, settings).image
     pieces = sim.simulate(sim.printed_scene(game.board, layout), CAL_SEED, settings).image
     cal = calibrate(game, empty, pieces, position=layout, classifier=reader, embedder=embedder)
@@ -427,7 +441,15 @@ def main() -> None:
                     help="only the speed table (issue 31): nine men's morris at 1280x720 and Brain Hanky at 1920x1080")
     ap.add_argument("--speed-frames", type=int, default=None,
                     help="frames per setting in the speed table (default 100; 10 with --quick)")
+    ap.add_argument("--mild", action="store_true",
+                    help="frames from the gentle camera (CameraSettings.mild: little tilt, even light), as the "
+                         "simulated table uses, instead of CameraSettings()'s full ranges")
+    ap.add_argument("--seed-base", type=int, default=10_000,
+                    help="the n-th game's frames (from 0) are seeded from SEED_BASE * (n + 1), plus 1000 at the "
+                         "second size (default 10000): another base gives frames no earlier run has seen")
     args = ap.parse_args()
+    global MILD
+    MILD = args.mild
     readers = ["measured", "learned"] if args.reader == "both" else [args.reader]
     embedder, embedder_words = embedder_of(args.embedder) if "learned" in readers else (None, "not used")
     if "learned" in readers and embedder is None:
@@ -463,7 +485,7 @@ def main() -> None:
             print("-" * len(head))
             for gi, name in enumerate(games):
                 for si, size in enumerate(SIZES):
-                    row = run_row(name, size, per_row, 10_000 * (1 + gi) + 1000 * si, pool, max(1, args.repeat),
+                    row = run_row(name, size, per_row, args.seed_base * (1 + gi) + 1000 * si, pool, max(1, args.repeat),
                                   kind, embedder if kind == "learned" else None)
                     row.reader = kind
                     rows.append(row)

@@ -350,7 +350,8 @@ def pegs_in_holes(game) -> Family:
     spots, xy, kinds = _spots(game)
     return Family("brainmaster", spots, xy, kinds,
                   {"code": _glossy_disc(0.4 * CODE_PEG_R, 3, CODE_PEG_R, hue_weight=0.5),
-                   "key": _glossy_disc(0.4 * KEY_PEG_R, 2, KEY_PEG_R)}, _classes(game),
+                   "key": Pattern.disc(0.4 * KEY_PEG_R, 2, KEY_PEG_R, keep_class=0.7, brighter=0.6, ordered=True)},
+                  _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
                   probe_clear=1.6, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, lean_reach=0.75,
                   frame=(960, 720))
