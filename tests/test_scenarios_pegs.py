@@ -95,3 +95,23 @@ def test_thinking_in_circles_token_read_on_its_track_and_a_move_by_the_wrong_sum
     t.do(Action("move", (c1, f"c1.{(int(c1.split('.')[1]) + 1) % 14}")))
     t.settle()
     assert said(t)[0] == "step" and t.session.state.tokens[0] == (int(c1.split(".")[1]) + 1) % 14
+
+
+def test_arbiter_play_referees_thinking_in_circles_through_the_simulated_camera(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from arbiter.journal import load_journal
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "ARBITER_JOURNAL_DIR": str(tmp_path), "PYTHONPATH": str(root)}
+    run = subprocess.run([sys.executable, "-m", "arbiter.cli", "play", "thinking-in-circles", "--reader", "sim",
+                          "--seed", "3", "--speed", "0", "--leds", "png", "--leds-out", str(tmp_path / "leds.png")],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "Game over: player" in run.stdout and "wins" in run.stdout
+    journal = load_journal(next(tmp_path.glob("*.jsonl")))
+    moves = [s for s in journal.steps if "-" in s]  # the token moves the camera read
+    assert len(moves) >= 5 and all(s.startswith("c") for s in moves)
