@@ -190,10 +190,6 @@ class Family:
     # How far (board units) from a spot's centre a standing piece's shadow may reach: probes there
     # may darken (keeping the paper's colour) without anything being over the board.
     shadow_reach: float = 0.9
-    # How far (board units) from a spot read as occupied a probe may be covered by the piece
-    # itself, whatever it shows there: a tall peg's head seen at a slant leans over the paper
-    # between holes (``occlusion.HandCheck.check``). 0: pieces never reach a probe.
-    lean_reach: float = 0.0
     # How far (board units) the board may land from where its fit says, for an empty spot still to
     # look empty (``vision.calibration._envelope``): lens distortion, a print not quite flat.
     slack: float = 0.05
@@ -353,8 +349,7 @@ def pegs_in_holes(game) -> Family:
                    "key": Pattern.disc(0.4 * KEY_PEG_R, 2, KEY_PEG_R, keep_class=0.7, brighter=0.6, ordered=True)},
                   _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
-                  probe_clear=1.6, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, lean_reach=0.75,
-                  frame=(960, 720))
+                  probe_clear=1.6, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720))
 
 
 def tokens_on_tracks(game) -> Family:

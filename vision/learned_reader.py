@@ -77,8 +77,7 @@ class LearnedReader(BoardReader):
             r.foreign = r.foreign | (looks.foreign > 0)
         self.last_book = r
         occupied = r.choice >= 0
-        lean = None if self._lean_reach is None else self._lean_reach[:, occupied].any(axis=1)
-        covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1), lean)
+        covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1))
         if covered:
             return Observation.blocked(covered)
         for i, s in enumerate(fam.spots):

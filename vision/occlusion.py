@@ -64,12 +64,10 @@ class HandCheck:
         fam = cal.family
         return cls(cal.probes, fam.spots, fam.xy, threshold or fam.probe_threshold, count)
 
-    def check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None,
-              lean_ok: np.ndarray | None = None) -> ProbeVerdict:
+    def check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None) -> ProbeVerdict:
         """``shade_ok``: probes where a darkening that keeps the paper's colour is expected (a
         standing piece's shadow can reach them) and is not counted; a hand or an arm changes
-        the colour as well, and its shadow reaches further than a piece's. ``lean_ok``: probes
-        a standing piece may cover itself (``Family.lean_reach``), not counted at all."""
+        the colour as well, and its shadow reaches further than a piece's."""
         lr = np.log(np.maximum(ratio, 1e-3))
         local = np.median(lr[self.near], axis=1)
         d = lr - local
@@ -81,8 +79,6 @@ class HandCheck:
             level = d.mean(axis=1)
             tint = np.abs((d - level[:, None]) / limit).max(axis=1)
             off &= ~(shade_ok & (level < 0) & (tint <= 1.0))
-        if lean_ok is not None:
-            off &= ~lean_ok
         bad = np.flatnonzero(off & (self.adjacent[:, off].sum(axis=1) > 0))
         reason = ""
         if len(bad) >= self.count:

@@ -107,9 +107,6 @@ class BoardReader:
         self._corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
         self._last_view: dict | None = None  # the last board this reader read (``_hidden_marker``)
         self._shadow_reach = shadow_reach(calibration.probes, calibration.family)  # (P, N)
-        fam = calibration.family
-        self._lean_reach = (np.linalg.norm(calibration.probes[:, None, :] - fam.xy[None], axis=2) <= fam.lean_reach
-                            if fam.lean_reach > 0 else None)  # (P, N), or None: no piece leans so far
         self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
         self._unknown = {kind: unknown_above(calibration, kind, T) for kind, (_k, T) in self._templates.items()}
@@ -175,7 +172,7 @@ class BoardReader:
         curves: dict[str, np.ndarray] = {}
         verdicts = classify_all(self.cal, self.layout, rel, self._templates, in_frame=self.in_frame, looks=looks,
                                 curves=curves)
-        covered = self.probe_check(ratio, self._shade_ok(verdicts), self._lean_ok(verdicts))
+        covered = self.probe_check(ratio, self._shade_ok(verdicts))
         if covered:
             return Observation.blocked(covered)
         points: dict[str, Reading] = {}
@@ -339,26 +336,16 @@ class BoardReader:
         like = np.abs(hue(seen) - look_hue[None]).mean(axis=1) <= DARK_HUE
         return (v.choice == darkest) & np.all(seen < body[None], axis=1) & like
 
-    def _occupied(self, verdicts) -> np.ndarray:
+    def _shade_ok(self, verdicts) -> np.ndarray:
+        """Probes within a standing piece's shadow reach of a spot read as occupied."""
         occupied = np.zeros(len(self.cal.family.spots), bool)
         for kind, (_keys, v) in verdicts.items():
             occupied[self.layout.groups[kind]] = v.choice >= 0
-        return occupied
+        return self._shadow_reach[:, occupied].any(axis=1)
 
-    def _shade_ok(self, verdicts) -> np.ndarray:
-        """Probes within a standing piece's shadow reach of a spot read as occupied."""
-        return self._shadow_reach[:, self._occupied(verdicts)].any(axis=1)
-
-    def _lean_ok(self, verdicts) -> np.ndarray | None:
-        """Probes a piece read as standing may cover itself (``Family.lean_reach``), or None."""
-        if self._lean_reach is None:
-            return None
-        return self._lean_reach[:, self._occupied(verdicts)].any(axis=1)
-
-    def probe_check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None,
-                    lean_ok: np.ndarray | None = None) -> str:
+    def probe_check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None) -> str:
         """A reason if the background shows something over the board, else '' (``vision.occlusion``)."""
-        verdict = self._hands.check(ratio, shade_ok, lean_ok)
+        verdict = self._hands.check(ratio, shade_ok)
         self.last.probe_deviation = verdict.deviation
         self.last.deviating_probes = verdict.deviating
         return verdict.reason
