@@ -60,6 +60,9 @@ def test_the_simulated_camera_draws_pegs_and_pennies_sized_to_their_holes_and_sp
     x, y = bm.board.coords["r2k1"]
     c, r = scene.to_pixel((x + 0.07, y))
     assert np.abs(scene.bare[round(r), round(c)].astype(int) - KEY_HOLE_FILL).max() < 20
+    # The flat look (CameraSettings.outlines) shows the peg drawn on the print; the bare print not.
+    c, r = scene.to_pixel(bm.board.coords["r1a"])
+    assert np.abs(scene.image[round(r), round(c)].astype(int) - scene.bare[round(r), round(c)]).max() > 60
     tc = engine.load("thinking-in-circles")
     scene = sim.printed_scene(tc.board, {"c1.0": Piece(1, "token")})
     (penny,) = scene.pieces
