@@ -344,6 +344,9 @@ def pegs_in_holes(game) -> Family:
     from .render_pegs import CODE_PEG_HEIGHT, CODE_PEG_R, KEY_PEG_HEIGHT, KEY_PEG_R
 
     spots, xy, kinds = _spots(game)
+    # An indicator peg is compared more evenly than a code peg (lighter samples count 0.6, not a
+    # quarter): an empty hole in a code peg's shadow is darker than its look, and must not come
+    # nearer a black peg's (docs/brainmaster.md).
     return Family("brainmaster", spots, xy, kinds,
                   {"code": _glossy_disc(0.4 * CODE_PEG_R, 3, CODE_PEG_R, hue_weight=0.5),
                    "key": Pattern.disc(0.4 * KEY_PEG_R, 2, KEY_PEG_R, keep_class=0.7, brighter=0.6, ordered=True)},

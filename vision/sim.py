@@ -363,8 +363,7 @@ def _own_scene(scene: Scene, own, position: Mapping[str, Any]) -> Scene:
 
     img = scene.image
     h, w = img.shape[:2]
-    X0, _, X1, _ = markers.print_extent(scene.board)
-    Y1 = markers.print_extent(scene.board)[3]
+    X0, _, X1, Y1 = markers.print_extent(scene.board)
     ppu = w / (X1 - X0)
     # Frame.at rounds to whole pixels; scene.to_pixel puts pixel centres half a pixel in.
     frame = Frame(X0, Y1, ppu, -0.5, -0.5, w, h)
