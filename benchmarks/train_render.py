@@ -1,4 +1,4 @@
-"""Seconds per training picture and disk per 100 (benchmarks/photoreal/training.py; docs/training-data.md).
+"""Seconds per training picture and disk per 100 (benchmarks/photoreal/train_scenes.py; docs/training-data.md).
 
     .venv/bin/python benchmarks/train_render.py                 # threads 1 and 2, 2 setups of 3 frames
     .venv/bin/python benchmarks/train_render.py --threads 1 --setups 4 --frames 8

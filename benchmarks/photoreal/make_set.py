@@ -6,7 +6,7 @@
     .venv/bin/python benchmarks/photoreal/make_set.py train --setups 60 --out DIR   # training scenes
     .venv/bin/python benchmarks/photoreal/make_set.py heldout --setups 6 --out DIR  # held-out factors
 
-(``train`` and ``heldout``: ``training.py``, docs/training-data.md.)
+(``train`` and ``heldout``: ``train_scenes.py``, docs/training-data.md.)
 
 Draws everything random from the set's seed (camera poses, lamps, exposures, piece sets, the
 positions: random legal playouts of ``engine``), writes the boards as users print them
@@ -586,7 +586,7 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                                        "dark": [d.u(0.1, 0.2), d.u(0.05, 0.1), d.u(0.02, 0.05)],
                                        "rough": d.u(0.3, 0.6), "scale": d.u(4, 9), "seed": d.u(0, 100)}}
             if any(look["material"]["type"] == "glass" for look in looks.values()):
-                # light through a glass gem's faces and back from the paper (``training.py``'s glass)
+                # light through a glass gem's faces and back from the paper (``train_scenes.py``'s glass)
                 boards[setup]["bounces"] = {"max": 12, "transmission": 8}
             camera = d.camera(extent, res, tilt)
             cal_lamp = d.lamp(0.7 if not tex["hanky"] else 1.3, extent)
@@ -789,10 +789,12 @@ def blender_exe() -> str | None:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("train", "heldout"):  # training scenes and held-out sets (training.py)
-        import training
+    if argv and argv[0] in ("train", "heldout"):  # training scenes and held-out sets (train_scenes.py)
+        # named train_scenes, not training: the repository's root (on sys.path above) holds the
+        # spot network's ``training`` package, which an ``import training`` found first
+        import train_scenes
 
-        return training.main(argv)
+        return train_scenes.main(argv)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("set", choices=sorted(SETS))
     ap.add_argument("--threads", type=int, default=2)

@@ -273,7 +273,7 @@ def man_mesh(radius, height, bevel):
 def lathe_mesh(profile, segments=48, name="lathe"):
     """A solid of revolution about z: ``profile`` is [[r, z], ...] from the bottom's centre (r 0)
     up the side to the top's centre (r 0). The training scenes' men (flat, bevelled, domed,
-    coins, stones) and cups are all such profiles (``training.py`` draws them)."""
+    coins, stones) and cups are all such profiles (``train_scenes.py`` draws them)."""
     bm = bmesh.new()
     rings = []
     for r, z in profile:
