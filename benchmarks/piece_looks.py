@@ -115,6 +115,23 @@ def run(name: str, frames: int, readers: list[str], embedder, save: Path | None,
     return rows
 
 
+def takes(name: str, cameras: int, first_camera: int, embedder) -> tuple[int, list[str]]:
+    """How many of ``cameras`` calibrations (the learned reader's, the full layout), each under its
+    own seeded camera from ``first_camera`` on, take; and each refusal's seed and message."""
+    gname, options, looks = SETTINGS[name]
+    game = engine.load(gname, **options)
+    layout, _ = calibration_layout(game, full=True)
+    took, why = 0, []
+    for seed in range(first_camera, first_camera + cameras):
+        try:
+            calibrate(game, picture(game, {}, seed, looks), picture(game, layout, seed, looks), position=layout,
+                      classifier="learned", embedder=embedder)
+            took += 1
+        except CalibrationError as exc:
+            why.append(f"{seed}: {str(exc)[:160]}")
+    return took, why
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--frames", type=int, default=30)
@@ -124,6 +141,9 @@ def main() -> None:
     ap.add_argument("--embedder", choices=("default", "spotnet", "pixels"), default="default")
     ap.add_argument("--only", action="append", help="a setting's name (repeatable; default all)")
     ap.add_argument("--save", type=Path, help="write each setting's calibration picture and first frame here")
+    ap.add_argument("--cameras", type=int, default=0,
+                    help="instead of reading frames: calibrate (learned) under this many cameras, seeds from "
+                         "--cal-seed on, and count those that take")
     a = ap.parse_args()
     if not 1 <= a.frames <= 1000:
         ap.error("--frames: 1 to 1000")
@@ -142,6 +162,17 @@ def main() -> None:
     unknown = [n for n in names if n not in SETTINGS]
     if unknown:
         ap.error(f"unknown setting(s) {unknown}: one of {list(SETTINGS)}")
+    if a.cameras:
+        if not 1 <= a.cameras <= 100:
+            ap.error("--cameras: 1 to 100")
+        print(f"# calibrations that take (learned, full layout), camera seeds {a.cal_seed}-"
+              f"{a.cal_seed + a.cameras - 1}, embedder {embedder_name(embedder)}")
+        print("| setting | calibrations that take | refused |")
+        print("|---|---|---|")
+        for name in names:
+            took, why = takes(name, a.cameras, a.cal_seed, embedder)
+            print(f"| {name} | {took} of {a.cameras} | {'; '.join(why) or '-'} |", flush=True)
+        return
     print(f"# piece looks, {a.frames} frames a setting at {SIZE[0]}x{SIZE[1]}, calibration seed {a.cal_seed}, "
           f"frame seeds from {a.first_seed}, embedder {embedder_name(embedder)}")
     print("| setting | reader | points wrong | frames fully right | clear frames refused |")

@@ -21,7 +21,8 @@ import pytest
 
 import engine
 from engine.observation import spots_of, view
-from vision import markers, render, sim
+from vision import markers, registration, render, sim
+from vision.piece_book import PixelEmbedder
 from vision.docs_pictures import random_position
 from vision.calibration import (
     VERSION,
@@ -491,3 +492,51 @@ def test_a_piece_off_its_point_is_named_with_its_point(morris):
     off = {s: p for s, p in morris.layout.items() if p.owner != 1}
     msg = fails(morris, pieces=shoot(morris.game, off, CAL_SEED).image)
     assert "white man on" in msg and "looks like the empty board there" in msg and "on its point" in msg, msg
+
+
+# ---------------------------------------------------------------------------- the full layout and the markers
+@pytest.mark.parametrize("name,options", [("nine-mens-morris", {}), ("kunjing", {"players": 3}), ("tapatan", {}),
+                                          ("saba", {}), ("brain-hanky", {})])
+def test_full_layout_keeps_clear_of_the_markers(name, options):
+    """No piece of the full layout stands where a camera slanted up to ``COVER_SLANT`` heights
+    could see it over a corner marker or its quiet zone, measured here from the print's own
+    geometry (every marker's square grown by a quarter of its side, every piece's radius plus
+    twice its height); the mills boards' four corner points are such spots."""
+    from vision.calibration import COVER_SLANT, covers_marker, full_layout
+    from vision.families import family_for
+
+    game = engine.load(name, **options)
+    fam = family_for(game)
+    pos = full_layout(game)
+    for spot, piece in pos.items():
+        x, y = fam.xy[fam.spots.index(spot)]
+        reach = fam.patterns[piece.kind].piece_radius + COVER_SLANT * fam.heights.get(piece.kind, 0.0)
+        for m in markers.marker_layout(game.board):
+            h = 0.75 * m.size
+            gap = math.hypot(max(m.centre[0] - h - x, 0, x - m.centre[0] - h),
+                             max(m.centre[1] - h - y, 0, y - m.centre[1] - h))
+            assert gap >= reach, (spot, m.id, gap, reach)
+    if fam.name == "htjb":
+        assert {"a1", "g1", "a7", "g7"} <= set(covers_marker(game))
+
+
+def test_full_layout_pieces_picture_shows_every_marker_to_a_tilted_camera():
+    """The simulated camera of seed 5303 (tilted, the board off centre) sees all four markers in
+    the empty picture; with the full layout's Kunjing men on the board it saw only two while the
+    layout put men on the corner points. Now the pieces picture shows all four, and the learned
+    calibration from it takes."""
+    game = engine.load("kunjing", players=3)
+    layout, _ = calibration_layout(game, full=True)
+    assert not {"a1", "g1", "a7", "g7"} & set(layout)
+
+    def shot(position):
+        return sim.simulate(sim.printed_scene(game.board, position), 5303, sim.CameraSettings(size=VGA)).image
+
+    empty, pieces = shot({}), shot(layout)
+    assert len(registration.detect_markers(empty, game.board)) == 4
+    assert len(registration.detect_markers(pieces, game.board)) == 4
+    Piece = engine.core.Piece
+    corners = {**layout, "a1": Piece(1, "man"), "a7": Piece(1, "man"), "g1": Piece(3, "man"), "g7": Piece(2, "man")}
+    assert len(registration.detect_markers(shot(corners), game.board)) == 2  # the old layout's corner men
+    cal = calibrate(game, empty, pieces, position=layout, classifier="learned", embedder=PixelEmbedder())
+    assert cal.classifier == "learned"

@@ -360,6 +360,41 @@ LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares, "twin-grids": _corn
 # The full layout (``full_layout``): at most this many pieces of each class, on at most half the
 # spots of their kind (the rest stay empty: calibration's second look at the empty board).
 FULL_PER_CLASS = 6
+# A camera sees a standing piece's top displaced from its foot by its height times the tangent of
+# its slant; up to this many heights in any direction (a slant of 63 degrees: a camera tilted 45
+# degrees with a wide lens's edge beyond that) is where a full layout's piece may show.
+COVER_SLANT = 2.0
+
+
+def covers_marker(game, spots=None) -> list[str]:
+    """The spots (of ``spots``, default every spot) where a standing piece may hide part of a
+    corner marker, or the white quiet zone the marker needs round it, from some camera: the piece's
+    radius plus ``COVER_SLANT`` times its height (board units) reaches the marker's square grown by
+    its quiet zone. Geometry of the print alone (``markers.marker_layout``): a picture whose marker
+    is hidden cannot be calibrated ("only 3 of the 4 markers are visible"), and the empty picture
+    of the same camera showed it, so the full layout leaves these spots empty."""
+    from . import markers
+
+    family = family_for(game)
+    board = game.board
+    squares = []
+    for m in markers.marker_layout(board):
+        h = m.size / 2 + m.size / 4  # the marker and its quiet zone (``markers.print_extent``)
+        squares.append((m.centre[0] - h, m.centre[1] - h, m.centre[0] + h, m.centre[1] + h))
+    out = []
+    for i, spot in enumerate(family.spots):
+        if spots is not None and spot not in spots:
+            continue
+        kind = family.spot_kind[i]
+        reach = max((family.patterns[c.kind].piece_radius for c in family.classes_for(kind)
+                     if c.kind in family.patterns), default=0.0) + COVER_SLANT * family.heights.get(kind, 0.0)
+        x, y = family.xy[i]
+        for x0, y0, x1, y1 in squares:
+            dx, dy = max(x0 - x, 0.0, x - x1), max(y0 - y, 0.0, y - y1)
+            if np.hypot(dx, dy) < reach:
+                out.append(spot)
+                break
+    return out
 
 
 def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
@@ -369,17 +404,21 @@ def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
 
     For each kind of piece, its spots are taken farthest first (the first the one nearest the
     board's bottom-left, each next the spot farthest from those taken), at most half of them,
-    and dealt to that kind's classes in turn, ``per_class`` each at most. The same for every
-    board of a game: it depends on the board's drawing alone."""
+    and dealt to that kind's classes in turn, ``per_class`` each at most. Spots where a piece
+    may hide a corner marker from a tilted camera (``covers_marker``: on the mills boards the four
+    corner points) are left empty. The same for every board of a game: it depends on the board's
+    drawing alone."""
     family = family_for(game)
     pos: dict[str, Piece] = {}
     xy = family.xy
+    hidden = set(covers_marker(game))
     for kind in dict.fromkeys(family.spot_kind):
         classes = family.classes_for(kind)
-        idx = np.flatnonzero(np.array(family.spot_kind) == kind)
+        of_kind = np.array(family.spot_kind) == kind
+        idx = np.flatnonzero(of_kind & np.array([s not in hidden for s in family.spots]))
         if not len(classes) or not len(idx):
             continue
-        take = min(len(idx) // 2, per_class * len(classes))
+        take = min(int(of_kind.sum()) // 2, per_class * len(classes), len(idx))
         p = xy[idx]
         order = [int(np.argmin(p[:, 0] + p[:, 1]))]
         far = np.linalg.norm(p - p[order[0]], axis=1)
