@@ -112,7 +112,7 @@ def test_the_calibrations_own_locator_gives_the_patches_of_the_true_board():
     cal = calibrate(MORRIS, empty.image, pieces.image, position=layout)
     frame = _frame(MORRIS, {"d2": Piece(1, "man")}, seed=9, **settings)
     found = cut_frame(cal, frame.image)
-    true = PatchCutter(family_for(MORRIS)).cut(frame.image, frame.board_to_frame)
+    true = PatchCutter(family_for(MORRIS), board=MORRIS.board).cut(frame.image, frame.board_to_frame)
     assert found.spots == cal.family.spots and found.valid.all()
     mad = np.abs(found.images.astype(np.float32) - true.images.astype(np.float32)).mean(axis=(1, 2, 3))
     assert mad.max() < 10, dict(zip(found.spots, mad.round(1)))
@@ -215,3 +215,19 @@ def test_a_frame_object_is_cut_as_its_picture():
     assert np.array_equal(cutter.cut(f, f.board_to_frame).images, cutter.cut(f.image, f.board_to_frame).images)
     with pytest.raises(ValueError, match="8 to 181"):
         PatchCutter(family_for(MORRIS), size=256)
+
+
+def test_a_corner_patch_shows_paper_where_the_marker_is():
+    """A corner spot's patch reaches the corner marker; with the board given, the cutter paints
+    the marker's square with the paper round it (``marker_zones``): no black marker cell is left
+    in a1's patch, the middle spots' patches are untouched, and without the board the marker
+    shows as before."""
+    f = _frame(MORRIS, {}, (640, 480), seed=3)
+    plain = PatchCutter(family_for(MORRIS)).cut(f.image, f.board_to_frame)
+    hidden = PatchCutter(family_for(MORRIS), board=MORRIS.board).cut(f.image, f.board_to_frame)
+    # near-black pixels in the patch's lower left, where a1's marker lies (the board's lines, dark
+    # too, run up and right from the point)
+    dark = lambda p: int((p[30:, :18].astype(int).sum(axis=2) < 150).sum())  # noqa: E731
+    assert dark(plain["a1"]) > 40 and dark(hidden["a1"]) < 5, (dark(plain["a1"]), dark(hidden["a1"]))
+    for spot in ("d3", "c4", "e5", "b2"):
+        assert np.array_equal(plain[spot], hidden[spot])

@@ -411,3 +411,53 @@ def test_pixel_embedder_gives_each_rings_lab_mean_and_lightness_spread(rings, re
             spreads.append(px[:, 0].std())
         want = np.concatenate([np.ravel(means), spreads])
         assert np.allclose(got[n], want, atol=2e-5), (n, got[n], want)
+
+
+# ---------------------------------------------------------------------------- the edge spots' shifted empty looks
+def test_shifted_empty_interpolates_between_its_grid_and_holds_at_its_edge():
+    """``ShiftedEmpty.empty_for``: a look that changes linearly with the offset is given exactly
+    between the grid's points, held at the grid's edge beyond it; spots without shifted looks
+    keep the calibration's own; the book's file keeps them."""
+    from vision.piece_book import ShiftedEmpty
+
+    half, step = 2, 0.1
+    k = np.arange(-half, half + 1) * step
+    gx, gy = np.meshgrid(k, k, indexing="ij")
+    looks = np.stack([np.stack([gx.ravel(), gy.ravel(), np.ones(25)], axis=1),
+                      np.stack([2 * gx.ravel(), -gy.ravel(), np.zeros(25)], axis=1)]).astype(np.float32)
+    sh = ShiftedEmpty(np.array([0, 2]), step, half, looks)
+    empty = np.full((3, 3), 7.0, np.float32)
+    got = sh.empty_for(empty, np.array([[0.05, -0.13], [0.3, 0.3], [0.5, -0.5]]))
+    assert np.allclose(got[0], [0.05, -0.13, 1.0], atol=1e-6)
+    assert np.allclose(got[1], 7.0)  # no shifted looks: the calibration's own
+    assert np.allclose(got[2], [0.4, 0.2, 0.0], atol=1e-6)  # beyond the grid (0.2): held at its edge
+    again = ShiftedEmpty.from_json(sh.to_json(), 3, 3)
+    assert np.allclose(again.empty_for(empty, np.zeros((3, 2))), sh.empty_for(empty, np.zeros((3, 2))))
+    with pytest.raises(ValueError, match="shifted empty looks"):
+        ShiftedEmpty.from_json({**sh.to_json(), "spots": [0, 5]}, 3, 3)
+
+
+def test_calibration_cuts_shifted_empty_looks_for_the_edge_spots_only(tmp_path):
+    """A learned calibration keeps shifted empty looks for the spots whose patch, moved by as
+    much as a camera can displace a piece's top, reaches the board's edge: on nine men's morris
+    the outer and middle squares' sixteen points (a patch reaches 0.75 units about its centre, a
+    piece's top up to 0.4 from its foot), not the inner square's. The book's file keeps them."""
+    from vision.calibration import load_calibration
+
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game, full=True)
+    cal = calibrate(game, picture(game, {}, 71), picture(game, layout, 71), position=layout, classifier="learned",
+                    embedder=PixelEmbedder())
+    sh = cal.book.shifted
+    assert sh is not None
+    inner = {"c3", "d3", "e3", "e4", "e5", "d5", "c5", "c4"}
+    assert {cal.family.spots[i] for i in sh.spots} == set(cal.family.spots) - inner
+    assert sh.looks.shape == (16, (2 * sh.half + 1) ** 2, cal.book.dim)
+    # the middle of the grid is the empty picture's own look about the spot's foot: near the
+    # calibration's (cut where its camera saw a piece's top, a little off the foot)
+    mid = sh.looks[:, len(sh.looks[0]) // 2]
+    far = sh.looks[:, 0]
+    own = cal.book.empty[sh.spots]
+    assert np.linalg.norm(mid - own, axis=1).mean() < np.linalg.norm(far - own, axis=1).mean()
+    again = load_calibration(cal.save(tmp_path / "cal.json"), game=GAME)
+    assert np.allclose(again.book.shifted.looks, sh.looks, atol=1e-4)

@@ -38,9 +38,9 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
                        with_feet)
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
-from .patches import PatchCutter
+from .patches import PatchCutter, PatchError
 from .piece_book import (PieceBook, PieceBookError, build_book, embed_frame, embedder_for, embedder_name,
-                         leave_one_out)
+                         leave_one_out, shifted_empty)
 
 FORMAT = "arbiter-calibration"
 # The file version written, and the newest read. Version 2 adds the classifier and, for the
@@ -798,7 +798,7 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
     except PieceBookError as exc:
         raise CalibrationError(str(exc)) from None
     say(f"learning the pieces as the embedder {embedder_name(embedder)} sees them")
-    cutter = PatchCutter(family, layout.spot_at)
+    cutter = PatchCutter(family, layout.spot_at, board=board)
     shots = [("empty board", empty_image, H_empty), ("pieces", pieces_image, H_pieces)]
     for j, img in enumerate(more_empty):
         if not isinstance(img, np.ndarray) or img.shape != empty_image.shape or img.dtype != np.uint8:
@@ -808,9 +808,11 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
         except rg.RegistrationError as exc:
             raise CalibrationError(f"empty picture {j + 2}: {exc}") from None
         shots.append((f"empty board ({j + 2})", img, H))
-    embs = {}
+    embs, empties = {}, []
     for label, img, H in shots:
         _rel, ratio, _s = read_samples(cal, layout, img, H)
+        if label.startswith("empty"):
+            empties.append((img, H, ratio))
         looks = embed_frame(embedder, cutter, img, H, layout, ratio)
         emb = looks.emb
         if not looks.valid.all():
@@ -825,6 +827,15 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
                           classes=[c.key for c in family.classes], name_of=lambda k: family.class_name(*k))
     except PieceBookError as exc:
         raise CalibrationError(str(exc)) from None
+    # the edge spots' empty looks about their feet, for frames whose camera sees the pieces' tops
+    # displaced otherwise than this one did (``piece_book.ShiftedEmpty``)
+    from . import markers
+
+    reach = COVER_SLANT * np.array([family.heights.get(k, 0.0) for k in family.spot_kind])
+    try:
+        book.shifted = shifted_empty(embedder, cutter, markers.board_extent(board), empties, layout, reach)
+    except PatchError as exc:
+        raise CalibrationError(f"the empty picture's edge spots could not be cut ({exc})") from None
     say("checking that every spot reads correctly")
     for label, emb in embs.items():
         want = {} if label.startswith("empty") else keys

@@ -52,8 +52,8 @@ class LearnedReader(BoardReader):
             self.book.check_embedder(self.embedder)
         except PieceBookError as exc:
             raise CalibrationError(str(exc)) from None
-        self._cutters = {id(self.layout): PatchCutter(calibration.family, self.layout.spot_at),
-                         id(self._flat): PatchCutter(calibration.family, self._flat.spot_at)}
+        self._cutters = {id(self.layout): PatchCutter(calibration.family, self.layout.spot_at, board=self.board),
+                         id(self._flat): PatchCutter(calibration.family, self._flat.spot_at, board=self.board)}
         self.last_book = None  # the last frame's ``BookReading``, for the overlay and for tuning
 
     def read(self, frame) -> Observation:
@@ -72,7 +72,7 @@ class LearnedReader(BoardReader):
         if not looks.valid.all():
             out = [fam.spots[i] for i in np.flatnonzero(~looks.valid)]
             return Observation.blocked(f"part of the board is outside the picture ({', '.join(out[:6])})")
-        r = self.book.read(looks.emb)
+        r = self.book.read(looks.emb, looks.offsets)
         if looks.foreign is not None:  # the network's own word on a hand over a spot counts too
             r.foreign = r.foreign | (looks.foreign > 0)
         self.last_book = r

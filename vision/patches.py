@@ -124,10 +124,13 @@ class PatchCutter:
     """
 
     def __init__(self, family: Family, spot_at: np.ndarray | None = None, *, size: int = PATCH_SIZE,
-                 span: float = SPAN):
+                 span: float = SPAN, board=None):
         if not 8 <= size <= 181:  # a patch is one row of the remap's maps: under 32767 pixels
             raise ValueError(f"patch size {size}: use 8 to 181 pixels")
         self.family = family
+        # the corner markers' squares, painted over with the paper round them, and the board's
+        # drawn area (``marker_zones``), when the board is given
+        self.zones, self.inside = marker_zones(board) if board is not None else ((), None)
         self.spot_at = np.asarray(family.xy if spot_at is None else spot_at, np.float64)
         self.size = int(size)
         self.step = span * room(family) / self.size  # board units per patch pixel
@@ -144,7 +147,10 @@ class PatchCutter:
     @classmethod
     def of(cls, calibration, *, bent: bool = True, **kw) -> PatchCutter:
         """A cutter for a ``vision.calibration.Calibration``'s board, looking where its reader does."""
-        return cls(calibration.family, calibration.layout(bent=bent).spot_at, **kw)
+        import engine
+
+        board = engine.load(calibration.game, **calibration.options).board
+        return cls(calibration.family, calibration.layout(bent=bent).spot_at, board=board, **kw)
 
     def centres(self, board_to_image: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
         """(N, 2) board points the patches are centred on: each spot where a piece's top is seen."""
@@ -161,8 +167,19 @@ class PatchCutter:
             raise PatchError("the board's homography is not a 3x3 invertible matrix: locate the board first "
                              "(vision.registration)")
         h, w = image.shape[:2]
-        n, s = len(self.spot_at), self.size
-        at = self.centres(H, (w, h))
+        return self.cut_at(image, H, self.centres(H, (w, h)), self.family.spots, self.spot_at)
+
+    def cut_at(self, image, board_to_image: np.ndarray, at: np.ndarray, names: tuple[str, ...],
+               feet: np.ndarray | None = None) -> SpotPatches:
+        """Patches centred on the board points ``at`` (N, 2), named ``names``, of the spots whose
+        feet are ``feet`` (N, 2; default ``at``): as ``cut``, which centres them where a piece's
+        top is seen; calibration also cuts the empty picture about each edge spot at other
+        centres (``piece_book.ShiftedEmpty``)."""
+        image = check_frame(image)
+        H = np.asarray(board_to_image, np.float64)
+        h, w = image.shape[:2]
+        at = np.asarray(at, np.float64).reshape(-1, 2)
+        n, s = len(at), self.size
         # one homography per patch: patch pixel -> board (its square about the centre) -> frame
         shift = np.zeros((n, 3, 3))
         shift[:, 0, 0] = shift[:, 1, 1] = shift[:, 2, 2] = 1.0
@@ -181,16 +198,70 @@ class PatchCutter:
         frame_px = float(np.median(sides[ahead] / (2 * (s - 1)))) if np.any(ahead) else 0.0
         out = np.zeros((n, s, s, 3), np.uint8)
         if not np.any(ahead):
-            return SpotPatches(out, self.family.spots, valid, centres, frame_px)
+            return SpotPatches(out, tuple(names), valid, centres, frame_px)
         source, G = _source(image, G, px[ahead], frame_px)
-        if self._xyz is None or len(self._xyz) != 3 * n:
+        if self._xyz is None or len(self._xyz) < 3 * n:
             self._xyz = np.empty((3 * n, s * s), np.float32)
         for start in range(0, n, _RUN):
             part = slice(start, min(n, start + _RUN))
             m = part.stop - part.start
             _warp(source, G[part], self._grid, self._xyz[:3 * m], out[part])
+        if self.zones:
+            self._hide_markers(at, at if feet is None else np.asarray(feet, np.float64).reshape(-1, 2), out)
         out[~ahead] = 0
-        return SpotPatches(out, self.family.spots, valid, centres, frame_px)
+        return SpotPatches(out, tuple(names), valid, centres, frame_px)
+
+
+    def _hide_markers(self, at: np.ndarray, feet: np.ndarray, out: np.ndarray) -> None:
+        """Paint the pixels of patches that fall on a corner marker's square with the paper round
+        it as this patch shows it, but for where a piece on the spot is seen (within its radius
+        of the line from its foot to its top, the patch's centre): see ``marker_zones``."""
+        half = self.step * (self.size - 1) / 2.0
+        lo, hi = at - half, at + half
+        hits = [i for i in range(len(at)) if any(lo[i, 0] < z[2] and hi[i, 0] > z[0] and lo[i, 1] < z[3]
+                                                 and hi[i, 1] > z[1] for z in self.zones)]
+        if not hits:
+            return
+        x0, y0, x1, y1 = self.inside
+        local = (self._square @ self._grid.astype(np.float64))[:2]  # (2, S * S) board offsets from the centre
+        radius = 1.1 * max(p.piece_radius for p in self.family.patterns.values())
+        for i in hits:
+            bx, by = at[i, 0] + local[0], at[i, 1] + local[1]
+            inz = np.zeros(bx.shape, bool)
+            for zx0, zy0, zx1, zy1 in self.zones:
+                inz |= (bx >= zx0) & (bx <= zx1) & (by >= zy0) & (by <= zy1)
+            # a piece standing here: its foot's disc, its top's (the patch's centre) and between
+            ax, ay = feet[i]
+            dx, dy = at[i, 0] - ax, at[i, 1] - ay
+            t = np.clip(((bx - ax) * dx + (by - ay) * dy) / max(dx * dx + dy * dy, 1e-12), 0.0, 1.0)
+            inz &= np.hypot(bx - ax - t * dx, by - ay - t * dy) > radius
+            paper = ~inz & ((bx < x0) | (bx > x1) | (by < y0) | (by > y1))
+            if not inz.any() or not paper.any():
+                continue
+            flat = out[i].reshape(-1, 3)
+            flat[inz] = np.median(flat[paper], axis=0).astype(np.uint8)
+
+
+def marker_zones(board) -> tuple[tuple[tuple[float, float, float, float], ...], tuple[float, float, float, float]]:
+    """(the corner markers' squares, the board's drawn area), board units (x0, y0, x1, y1).
+
+    A corner spot's patch reaches a marker: black and white squares where the empty picture and
+    the pieces elsewhere on the board show paper or board. Where it falls in the patch depends
+    on the camera (a piece's top, where the patch is centred, is seen displaced by the camera's
+    slant), and its black is a dark piece's look: on the simulator a white man on a corner point
+    read as a grey one under three cameras of ten (docs/learned-reader.md). So the cutter paints
+    a patch's pixels that fall on a marker's square with the paper round it (the median of the
+    patch's pixels beyond the board's drawn area, the board and half the gap to the markers, and
+    off the markers), as the same patch shows it: paper, as beside every edge spot."""
+    from . import markers
+
+    zones = []
+    for m in markers.marker_layout(board):
+        h = m.size / 2
+        zones.append((m.centre[0] - h, m.centre[1] - h, m.centre[0] + h, m.centre[1] + h))
+    x0, y0, x1, y1 = markers.board_extent(board)
+    pad = 0.5 * markers.GAP_FRACTION * max(x1 - x0, y1 - y0)
+    return tuple(zones), (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
 
 
 def _source(image: np.ndarray, G: np.ndarray, px: np.ndarray, frame_px: float) -> tuple[np.ndarray, np.ndarray]:

@@ -297,6 +297,65 @@ class BookReading:
 
 
 @dataclass
+class ShiftedEmpty:
+    """The empty look of the spots near the board's edge, cut from the empty picture(s) about
+    each spot's foot at a grid of offsets: ``looks`` (M, (2 half + 1)^2, D) for the spots
+    ``spots`` (M,) (indices), offset (i step, j step) board units for i, j in -half..half (j
+    the faster).
+
+    Why: a spot's patch is centred where a piece's top is seen (``patches``), which a camera
+    elsewhere sees displaced by another lift; an empty spot's patch then shows the board moved
+    by the difference. In the middle of the board that moves a line; at its edge it moves the
+    print's border, and white paper (or the table) fills a part of the patch that showed the
+    board at calibration: a light piece's look. Measured on the simulator (``make
+    bench-piece-looks``, tuning seeds), every point misread under other cameras was an empty
+    edge spot read as a white man, a white bead or a silver coin (docs/learned-reader.md). So
+    the reader compares such a spot with its empty look seen *where this frame's patch is
+    centred* (``empty_for``: the grid's looks, interpolated), which geometry gives exactly."""
+
+    spots: np.ndarray
+    step: float
+    half: int
+    looks: np.ndarray
+
+    def empty_for(self, empty: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """(N, D): ``empty`` with the rows of ``spots`` replaced by their look at ``offsets``
+        (N, 2: each patch's centre less its spot's foot, board units), bilinear between the
+        grid's looks and held at the grid's edge beyond it."""
+        out = np.array(empty, np.float32, copy=True)
+        if not len(self.spots):
+            return out
+        k = 2 * self.half + 1
+        grid = self.looks.reshape(len(self.spots), k, k, -1)
+        f = np.clip(np.asarray(offsets, np.float64)[self.spots] / self.step + self.half, 0, k - 1)  # (M, 2)
+        i0 = np.minimum(np.floor(f).astype(int), k - 2) if k > 1 else np.zeros_like(f, int)
+        t = f - i0
+        m = np.arange(len(self.spots))
+        ix, iy = i0[:, 0], i0[:, 1]
+        tx, ty = t[:, 0:1], t[:, 1:2]
+        nx, ny = np.minimum(ix + 1, k - 1), np.minimum(iy + 1, k - 1)
+        out[self.spots] = ((1 - tx) * (1 - ty) * grid[m, ix, iy] + tx * (1 - ty) * grid[m, nx, iy]
+                           + (1 - tx) * ty * grid[m, ix, ny] + tx * ty * grid[m, nx, ny])
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spots": [int(i) for i in self.spots], "step": self.step, "half": self.half,
+                "looks": np.round(np.asarray(self.looks, np.float64), 5).tolist()}
+
+    @classmethod
+    def from_json(cls, data: Any, n_spots: int, dim: int) -> ShiftedEmpty:
+        spots = np.asarray(data["spots"], np.int64)
+        half, step = int(data["half"]), float(data["step"])
+        looks = np.asarray(data["looks"], np.float32)
+        k = (2 * half + 1) ** 2
+        if (spots.ndim != 1 or (len(spots) and (spots.min() < 0 or spots.max() >= n_spots)) or not 0 <= half <= 8
+                or not (np.isfinite(step) and step > 0) or looks.shape != (len(spots), k, dim)
+                or not np.all(np.isfinite(looks))):
+            raise ValueError("the piece book's shifted empty looks do not match its spots")
+        return cls(spots, step, half, looks)
+
+
+@dataclass
 class PieceBook:
     """See the module's text. ``spot_kind`` (N,): the piece kind that may stand on each spot;
     ``classes``: (owner, kind) keys, in the order of ``exemplars`` and of readings' columns."""
@@ -311,6 +370,15 @@ class PieceBook:
     temperature: float
     unknown: float
     notes: list[str] = field(default_factory=list)
+    shifted: ShiftedEmpty | None = None  # the edge spots' empty looks about their feet
+
+    def empty_for(self, offsets: np.ndarray | None) -> np.ndarray:
+        """(N, D): every spot's empty look as seen by a patch centred ``offsets`` (N, 2, board
+        units) from its foot (``ShiftedEmpty``); the calibration's own without offsets or
+        shifted looks."""
+        if offsets is None or self.shifted is None:
+            return self.empty
+        return self.shifted.empty_for(self.empty, offsets)
 
     def __post_init__(self) -> None:
         kinds = np.array(self.spot_kind)
@@ -328,9 +396,10 @@ class PieceBook:
             raise PieceBookError(f"the calibration's piece book was made with the embedder {self.embedder!r}, and "
                                  f"this arbiter reads with {got!r} (a new model?): run `arbiter calibrate` again")
 
-    def distances(self, emb: np.ndarray) -> np.ndarray:
-        """(N, 1 + C): each spot's distance to its own empty look and to each class's nearest
-        exemplar; inf for a class that may not stand on that spot.
+    def distances(self, emb: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
+        """(N, 1 + C): each spot's distance to its own empty look (``empty``, default the
+        calibration's; ``empty_for`` gives a frame's) and to each class's nearest exemplar; inf
+        for a class that may not stand on that spot.
 
         An exemplar is compared twice, and the nearer counts: as it was seen, and as the change
         it made to its own spot's empty look, against the change this spot shows from its own
@@ -338,17 +407,19 @@ class PieceBook:
         emb = np.asarray(emb, np.float32)
         if emb.shape != self.empty.shape:
             raise PieceBookError(f"embeddings of shape {emb.shape}, the book wants {self.empty.shape}")
+        here = self.empty if empty is None else np.asarray(empty, np.float32)
         d = np.full((len(emb), 1 + len(self.classes)), np.inf)
-        d[:, 0] = np.linalg.norm(emb - self.empty, axis=1)
+        d[:, 0] = np.linalg.norm(emb - here, axis=1)
         for c, (ex, at) in enumerate(zip(self.exemplars, self.exemplar_spots)):
             rows = self._allowed[:, c]
             if rows.any():
-                d[rows, 1 + c] = class_distance(emb[rows], self.empty[rows], ex, self.empty[at]).min(axis=1)
+                d[rows, 1 + c] = class_distance(emb[rows], here[rows], ex, self.empty[at]).min(axis=1)
         return d
 
-    def read(self, emb: np.ndarray) -> BookReading:
-        """Read one frame's spot embeddings (N, D), in the book's spot order."""
-        d = self.distances(emb)
+    def read(self, emb: np.ndarray, offsets: np.ndarray | None = None) -> BookReading:
+        """Read one frame's spot embeddings (N, D), in the book's spot order; ``offsets`` (N, 2):
+        where each patch was centred from its spot's foot (``empty_for``)."""
+        d = self.distances(emb, self.empty_for(offsets))
         return self.read_distances(d)
 
     def read_distances(self, d: np.ndarray) -> BookReading:
@@ -380,7 +451,8 @@ class PieceBook:
                 "spot_kind": list(self.spot_kind), "empty": arr(self.empty),
                 "classes": [{"owner": o, "kind": k, "exemplars": arr(ex), "at": [int(i) for i in at]}
                             for (o, k), ex, at in zip(self.classes, self.exemplars, self.exemplar_spots)],
-                "temperature": self.temperature, "unknown": self.unknown, "notes": self.notes}
+                "temperature": self.temperature, "unknown": self.unknown, "notes": self.notes,
+                **({"shifted": self.shifted.to_json()} if self.shifted is not None else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> PieceBook:
@@ -410,8 +482,9 @@ class PieceBook:
         kinds = tuple(str(k) for k in data["spot_kind"])
         if len(kinds) != len(spots):
             raise ValueError("the piece book's spot kinds do not match its spots")
+        shifted = ShiftedEmpty.from_json(data["shifted"], len(spots), empty.shape[1]) if "shifted" in data else None
         return cls(str(data["embedder"]), spots, kinds, empty, classes, exemplars, at_spots, temperature, unknown,
-                   [str(n) for n in data.get("notes", [])])
+                   [str(n) for n in data.get("notes", [])], shifted)
 
 
 def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str], empty: Sequence[np.ndarray],
@@ -603,31 +676,25 @@ class FrameLooks:
     """One frame's spots as the embedder sees them: ``emb`` (N, D); ``valid`` (N,) the patch lies
     wholly in the frame; ``foreign`` (N,) the embedder's own foreign logit (above 0: a hand or
     an object over the spot), or None for an embedder without one; ``patches`` the patches it
-    was given."""
+    was given; ``offsets`` (N, 2) where each patch was centred from its spot's foot, board units
+    (the lift: ``PieceBook.read``'s ``offsets``)."""
 
     emb: np.ndarray
     valid: np.ndarray
     foreign: np.ndarray | None
     patches: np.ndarray
+    offsets: np.ndarray | None = None
 
 
-def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray, layout,
-                ratio: np.ndarray) -> FrameLooks:
-    """One frame's spots through ``embedder`` (``FrameLooks``).
-
-    ``cutter``: a ``patches.PatchCutter`` for the spots where ``layout`` looks for them;
-    ``ratio`` (P, 3): the frame's probe light ratios (``sampling.normalise``), by which the
-    patches are ``evened`` for an embedder that ``wants_evened`` (the pixel baseline); a network
-    trained on patches as the camera gives them gets them so (the early spot network misread
-    1234 of the dev set's 18263 spots given them raw, 1528 evened). An embedder with a ``read``
-    giving ``embedding`` and ``foreign`` (``vision.spotnet.SpotNet``) gives both in one pass."""
-    cut = cutter.cut(image, board_to_image)
+def embed_patches(embedder, raw: np.ndarray, light: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """(embeddings (N, D), foreign logits (N,) or None, the patches given) of patches ``raw``
+    as the camera gave them, each spot's ``light`` (N, 3) known (``evened`` for an embedder
+    that wants it)."""
     both = getattr(embedder, "takes_both", False)
-    patches = evened(cut.images, spot_light(layout, ratio)) if both or getattr(embedder, "wants_evened", False) \
-        else cut.images
+    patches = evened(raw, light) if both or getattr(embedder, "wants_evened", False) else raw
     foreign = None
     if both:  # a ``JointEmbedder``: each part as it wants them
-        out = embedder.read_both(cut.images, patches)
+        out = embedder.read_both(raw, patches)
         emb = np.asarray(out.embedding, np.float32)
         if out.foreign is not None:
             foreign = np.asarray(out.foreign, np.float32).reshape(-1)
@@ -640,7 +707,63 @@ def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray,
         emb = np.asarray(embedder.embed(patches), np.float32)
     if emb.ndim != 2 or len(emb) != len(patches) or (foreign is not None and len(foreign) != len(patches)):
         raise PieceBookError(f"the embedder gave {emb.shape} for {len(patches)} patches")
-    return FrameLooks(emb, cut.valid, foreign, patches)
+    return emb, foreign, patches
+
+
+def embed_frame(embedder, cutter, image: np.ndarray, board_to_image: np.ndarray, layout,
+                ratio: np.ndarray) -> FrameLooks:
+    """One frame's spots through ``embedder`` (``FrameLooks``).
+
+    ``cutter``: a ``patches.PatchCutter`` for the spots where ``layout`` looks for them;
+    ``ratio`` (P, 3): the frame's probe light ratios (``sampling.normalise``), by which the
+    patches are ``evened`` for an embedder that ``wants_evened`` (the pixel baseline); a network
+    trained on patches as the camera gives them gets them so (the early spot network misread
+    1234 of the dev set's 18263 spots given them raw, 1528 evened). An embedder with a ``read``
+    giving ``embedding`` and ``foreign`` (``vision.spotnet.SpotNet``) gives both in one pass."""
+    image = np.asarray(getattr(image, "image", image))
+    H = np.asarray(board_to_image, np.float64)
+    at = cutter.centres(H, (image.shape[1], image.shape[0])) if image.ndim == 3 else cutter.spot_at
+    cut = cutter.cut(image, H)
+    emb, foreign, patches = embed_patches(embedder, cut.images, spot_light(layout, ratio))
+    return FrameLooks(emb, cut.valid, foreign, patches, at - cutter.spot_at)
+
+
+# The edge spots' empty looks (``ShiftedEmpty``): a grid of (2 SHIFT_HALF + 1)^2 offsets reaching
+# ``calibration.COVER_SLANT`` heights of the spot's pieces from its foot (the farthest a camera
+# sees a piece's top displaced).
+SHIFT_HALF = 2
+
+
+def shifted_empty(embedder, cutter, board_extent, images: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                  layout, reach: np.ndarray) -> ShiftedEmpty | None:
+    """The ``ShiftedEmpty`` of the empty picture(s) ``images`` ((image, board_to_image, probe
+    ratios) each; their looks averaged): for each spot whose patch, moved by up to its ``reach``
+    (N,) board units, comes within a patch's half-width of the board's edge (``board_extent``
+    (x0, y0, x1, y1), board units), its empty look about its foot on a grid of offsets of step
+    ``reach / SHIFT_HALF``. None when no spot's pieces have height (no lift: nothing moves) or
+    no spot lies so near the edge."""
+    reach = np.asarray(reach, np.float64)
+    if not np.any(reach > 0):
+        return None
+    half_width = cutter.step * cutter.size / 2
+    x0, y0, x1, y1 = board_extent
+    p = cutter.spot_at
+    margin = np.minimum.reduce([p[:, 0] - x0, x1 - p[:, 0], p[:, 1] - y0, y1 - p[:, 1]])
+    edge = np.flatnonzero((reach > 0) & (margin < half_width + reach))
+    if not len(edge):
+        return None
+    step = float(np.max(reach[edge])) / SHIFT_HALF
+    k = np.arange(-SHIFT_HALF, SHIFT_HALF + 1) * step
+    grid = np.stack(np.meshgrid(k, k, indexing="ij"), axis=-1).reshape(-1, 2)  # (K, 2), j the faster
+    at = (p[edge][:, None, :] + grid[None]).reshape(-1, 2)
+    names = tuple(cutter.family.spots[i] for i in np.repeat(edge, len(grid)))
+    looks = []
+    for image, H, ratio in images:
+        cut = cutter.cut_at(image, H, at, names, np.repeat(p[edge], len(grid), axis=0))
+        light = np.repeat(spot_light(layout, ratio)[edge], len(grid), axis=0)
+        looks.append(embed_patches(embedder, cut.images, light)[0])
+    emb = np.mean(looks, axis=0).astype(np.float32)
+    return ShiftedEmpty(edge.astype(np.int64), step, SHIFT_HALF, emb.reshape(len(edge), len(grid), -1))
 
 
 def embedder_for(name: str | None = None):
