@@ -6,6 +6,9 @@ piece's top is seen) into a vector, and calibration writes down, in that vector 
 
 * every spot's own empty look (from the empty picture, or several: their mean), because a
   corner point, a crossing and a cloth's web all look different with nothing on them;
+* the spots near the board's edge also empty about their feet on a grid of offsets
+  (``ShiftedEmpty``), so a frame whose camera sees a piece's top displaced otherwise than
+  calibration's is compared with the empty spot as its own patch shows it;
 * every piece class's *exemplars*: the pieces of the pieces picture, as many of each class as
   it shows (one of each in the corners layout, every piece of a set in the full layout), any
   number of classes (two sides, three or four for Kunjing).
