@@ -240,3 +240,32 @@ def test_a_sensor_table_takes_no_camera_settings():
 
     with pytest.raises(ValueError, match="sensor grid"):
         Table("nine-mens-morris", "occupancy", camera={"classifier": "learned"})
+
+
+def test_an_empty_edge_spot_is_compared_with_the_board_its_patch_shows():
+    """Silver and copper coins (``benchmarks/piece_looks.py``'s), calibrated under the camera of
+    seed 5202: in frame 8003 another camera sees a piece's top displaced outward at a4, so the
+    empty a4's patch shows mostly the white paper beyond the print's border, which read as a silver
+    coin while a4 was compared with its empty look at calibration. Compared with its empty look
+    where this frame's patch is centred (``piece_book.ShiftedEmpty``), a4 lies nearer empty and
+    reads empty."""
+    g = engine.load("nine-mens-morris")
+    coin = dict(size=0.9, height=0.04, rim=0.2, metal=0.9, bevel=0.08)
+    looks = {(1, "man"): {"colour": (200, 200, 200), **coin}, (2, "man"): {"colour": (60, 120, 200), **coin}}
+    cal = learned_cal(g, looks, 5202)
+    assert cal.book.shifted is not None
+    reader = reader_for(cal)
+    pos = random_position(g, 8003)
+    assert "a4" not in pos
+    obs = reader.read(shot(g, pos, 8003, looks))
+    assert not obs.occluded and obs.points["a4"].piece is None
+    book, i = cal.book, cal.family.spots.index("a4")
+    emb = reader.last_book.distances  # the frame's distances, with the shifted empty look
+    shifted = cal.book.shifted
+    cal.book.shifted = None
+    try:
+        plain = reader.read(shot(g, pos, 8003, looks))
+        assert not plain.occluded
+        assert emb[i, 0] < reader.last_book.distances[i, 0]
+    finally:
+        book.shifted = shifted
