@@ -87,3 +87,57 @@ def test_simulated_frames_of_games_in_progress_read_exactly(name, seeds):
         truth = {s: (p.owner, p.kind) for s, p in position.items()}
         got = {s: v for s, v in obs.view().items() if v is not None}
         assert got == truth, (seed, sorted(set(got.items()) ^ set(truth.items())))
+
+
+def test_brainmaster_board_leaves_paper_for_the_hand_check_clear_of_leaning_code_peg_heads():
+    """The hand check's probes must find paper that a code peg's head leaning at a slant does not
+    reach (on simulated frames, probes up to 0.75 of a row pitch from a hole changed with its head): in every gap between
+    two rows and two columns of code holes, and beside the indicator block of every row. With
+    code holes a pitch apart and the indicator block 0.55 from them, the paper between four holes
+    lay 0.71 from each, and full boards under a slanted camera were refused as a hand."""
+    from vision.sampling import candidate_probes
+
+    g = engine.load("brainmaster")
+    fam = family_for(g)
+    probes = candidate_probes(fam, g.board)
+    geo = g.rules.geometry
+    code = np.array([geo.graph.coords[s] for r in range(1, geo.rows + 1) for s in geo.row_spots(r)])
+    reach = 0.76  # probes changed by a leaning head lay up to 0.75 from its hole
+    assert fam.patterns["code"].piece_radius * fam.probe_clear > reach
+    far = probes[np.linalg.norm(probes[:, None] - code[None], axis=2).min(axis=1) > reach]
+    for row in range(1, geo.rows):
+        corners = [geo.graph.coords[s] for s in geo.row_spots(row)]
+        for (xa, y), (xb, _) in zip(corners, corners[1:]):
+            centre = np.array([(xa + xb) / 2, y + 0.5])
+            assert (np.linalg.norm(far - centre, axis=1) < 0.3).any(), (row, xa)
+    last = max(x for x, _ in corners)
+    first_key = min(geo.graph.coords[s][0] for s in geo.key_spots(1))
+    for row in range(1, geo.rows + 1):
+        beside = far[(far[:, 0] > last) & (far[:, 0] < first_key) & (np.abs(far[:, 1] - (row - 1)) < 0.5)]
+        assert len(beside) >= 2, row
+
+
+def test_an_empty_indicator_hole_differs_from_both_indicator_pegs_in_colour_not_only_brightness():
+    """In a bright frame the paper, a white peg and a light grey hole all clip to white together:
+    the empty hole's print keeps a colour neither peg has, so it stays apart from the white peg
+    however bright the frame (and from the black one however dark)."""
+    fill = np.array(KEY_HOLE_FILL, float)
+    for gain in (1.0, 1.5, 2.5, 0.3):
+        seen = np.clip(fill * gain, 0, 255)
+        white = np.clip(np.array(KEY_PEG_COLOURS[2], float) * gain, 0, 255)
+        black = np.clip(np.array(KEY_PEG_COLOURS[1], float) * gain, 0, 255)
+        assert np.abs(seen - white).max() > 100 * min(1.0, gain), gain
+        assert seen.max() - seen.min() > 2.5 * (black.max() - black.min() + 4), gain  # hue, not only level
+
+
+def test_no_space_of_the_circles_print_looks_like_a_penny():
+    """A penny on a space must differ from the bare space: every space's symbol ink and fill lies
+    far from the penny's copper in colour (a red circle symbol read pennies on it as empty)."""
+    from vision.render_circles import BLACK_FILL, NEUTRAL_FILL, SHAPE_INKS, SPACE_FILL, WHITE_FILL
+
+    penny = np.array(PENNY, float)
+    for name, ink in {**SHAPE_INKS, "space": SPACE_FILL, "neutral": NEUTRAL_FILL, "white": WHITE_FILL,
+                      "black": BLACK_FILL}.items():
+        # the mean difference over the channels, as the reader compares a spot with a look: the
+        # nearest, the neutral grey, is 52 levels from the copper; the red circle was 38
+        assert np.abs(np.array(ink, float) - penny).mean() > 45, name

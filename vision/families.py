@@ -347,12 +347,21 @@ def pegs_in_holes(game) -> Family:
     # An indicator peg is compared more evenly than a code peg (lighter samples count 0.6, not a
     # quarter): an empty hole in a code peg's shadow is darker than its look, and must not come
     # nearer a black peg's (docs/brainmaster.md).
+    # The hand check's probes keep 2.2 head radii (0.79 of a row pitch) from every code hole: on
+    # simulated frames at a slant, a code peg's head leaning over the paper changed probes up to
+    # 0.75 from its hole. The board's wide code hole pitch (engine.boards.brainmaster) leaves paper
+    # that far out between the rows and beside the indicator block. Those probes lie in islands
+    # and strips, so a probe's nearest neighbours reach further than on a board of open paper,
+    # and a smooth change of light across the board differs more between them: a probe deviates
+    # at 0.14 (log units), not 0.1 (tuning frames: 7 clear frames of 96 refused at 0.1, 1 at
+    # 0.14; no hand read at either).
     return Family("brainmaster", spots, xy, kinds,
                   {"code": _glossy_disc(0.4 * CODE_PEG_R, 3, CODE_PEG_R, hue_weight=0.5),
                    "key": Pattern.disc(0.4 * KEY_PEG_R, 2, KEY_PEG_R, keep_class=0.7, brighter=0.6, ordered=True)},
                   _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
-                  probe_clear=1.6, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720))
+                  probe_clear=2.2, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720),
+                  probe_threshold=0.14)
 
 
 def tokens_on_tracks(game) -> Family:

@@ -47,13 +47,14 @@ def dictionary() -> cv2.aruco.Dictionary:
 
 
 def _peg_holes(board) -> list[tuple[float, float]]:
-    """The corners of Brainmaster's holes with their pegs' reach, the code row's included."""
-    from .render_pegs import CODE_PEG_R, geometry  # lazily: the renderer is not needed otherwise
+    """The corners of Brainmaster's holes with their pegs' reach, the code row's included, and the
+    paper beside them that the hand check watches (``render_pegs.SIDE_PAPER``)."""
+    from .render_pegs import CODE_PEG_R, SIDE_PAPER, geometry  # lazily: the renderer is not needed otherwise
 
     x0, y0, x1, y1 = board.bounds()
     top = max(y for _, y in geometry(board).code_holes.values())
     r = CODE_PEG_R + 0.04  # a ring's ink too
-    return [(x0 - r, y0 - r), (x1 + r, top + r)]
+    return [(x0 - SIDE_PAPER[0], y0 - r), (x1 + SIDE_PAPER[1], top + r)]
 
 
 # Board style -> places beyond the graph's points that a print and the camera must still cover:

@@ -55,8 +55,9 @@ UNIT_MM: dict[str, float] = {
     # between the grids 15.9 mm, room for gems up to about 13 mm across. The 11-gem board prints
     # 173 mm square with its markers (one A4 sheet); the 15-gem board 236 mm (A3, or tiled on A4).
     "twin-grids": 11.25,
-    # Brainmaster: one unit = the code holes' pitch. 15 mm takes code pegs up to about 11 mm across
-    # and indicator pegs up to 4.5 mm; the 12-row board prints about 240 mm tall with its markers (A4).
+    # Brainmaster: one unit = the rows' pitch (code holes lie 1.5 units apart in a row). 15 mm takes
+    # code pegs up to about 11 mm across and indicator pegs up to 4.5 mm; the 12-row board prints
+    # about 240 mm tall and 140 mm wide with its markers (A4).
     "brainmaster": 15.0,
     # Thinking In Circles: one unit = a track's radius, its 14 spaces 0.45 units apart. At 21 mm the
     # five tracks and markers make a 188 mm square (one A4 sheet) and a space is 9.4 mm from the

@@ -31,7 +31,7 @@ NEUTRAL_FILL: BGR = (150, 150, 150)  # mid grey: apart from the white and the bl
 WHITE_FILL: BGR = (255, 255, 255)
 BLACK_FILL: BGR = (25, 25, 25)
 SHAPE_INKS: dict[str, BGR] = {  # each shape its own ink as well as its own outline
-    "C": (40, 40, 200),  # circle: red
+    "C": (150, 130, 0),  # circle: teal (a red one looked like the copper of a penny on it)
     "T": (40, 140, 30),  # triangle: green
     "S": (170, 90, 20),  # square: blue
     "P": (130, 40, 130),  # pentagon: purple

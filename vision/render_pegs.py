@@ -47,13 +47,21 @@ CODE_PEG_R = 0.36  # a code peg's head, in hole pitches
 CODE_HOLE_R = 0.13
 KEY_PEG_R = 0.14
 KEY_HOLE_R = 0.05
-# The printed indicator hole's inside: a light grey, between the black and the white pegs and with
-# no dot, so a camera tells either from an empty hole by brightness alone. On white paper with a
-# dot, simulated frames read white pegs as empty holes, and empty holes in a code peg's shadow
-# (the dot darkening half the little disc sampled) as black pegs.
-KEY_HOLE_FILL: BGR = (185, 185, 185)
-KEY_HOLE_FILL_R = 0.11
+# The printed indicator hole's inside: a mid blue, with no dot. The black and the white pegs are
+# both grey, so the empty hole differs from either in colour, not only in brightness: in a bright
+# frame the paper, a white peg and a light grey fill all clip to white together, while the blue's
+# red and green stay low. (A light grey fill read white pegs as empty holes in bright simulated
+# frames; on white paper with a dot, also empty holes in a code peg's shadow as black pegs.)
+KEY_HOLE_FILL: BGR = (235, 150, 40)
+KEY_HOLE_FILL_R = 0.13  # to the ring: a fit a little off lands on the fill or the ring, never on white paper
 ROW_HALF = 0.48  # half a row's height: the cover and the tray reach this far round a row
+# Plain paper beside the holes, left of the first column and right of the indicator block (where
+# the row numbers stand, ``LABEL_GAP`` beyond it): the play area the camera watches for a hand
+# reaches this far beyond the holes (``vision.markers``), so a hand coming over the first column
+# from the side crosses paper that no leaning peg head covers before it reaches a hole. (With
+# the code holes' wider pitch, the 10-row board still prints on one A4 sheet: 188 mm wide.)
+SIDE_PAPER = (1.1, 0.85)
+LABEL_GAP = 0.5
 
 
 def geometry(board: BoardGraph):
@@ -65,7 +73,12 @@ def extent(geo) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of everything drawn: the guess rows, the indicator block and the code row."""
     xs = [x for x, _ in geo.graph.coords.values()]
     top = max(y for _, y in geo.code_holes.values())
-    return (min(xs) - 0.8, -ROW_HALF, max(xs) + 0.3, top + ROW_HALF)
+    return (min(xs) - SIDE_PAPER[0] - 0.1, -ROW_HALF, max(xs) + SIDE_PAPER[1] + 0.1, top + ROW_HALF)
+
+
+def label_x(geo) -> float:
+    """Where the row numbers stand: right of the indicator block."""
+    return max(x for x, _ in geo.graph.coords.values()) + LABEL_GAP
 
 
 def _lighter(colour: BGR, by: int) -> BGR:
@@ -126,7 +139,7 @@ def _holes(geo):
 
 def _row_labels(img: np.ndarray, frame: Frame, geo, colour: BGR, scale: float) -> None:
     for row in range(1, geo.rows + 1):
-        _put_centred(img, str(row), frame.at((-0.68, row - 1)), scale, colour, 1)
+        _put_centred(img, str(row), frame.at((label_x(geo), row - 1)), scale, colour, 1)
 
 
 def render_pegs(board: BoardGraph, position: Mapping[str, Any] | None = None, *, title: str | None = None,
@@ -143,7 +156,7 @@ def render_pegs(board: BoardGraph, position: Mapping[str, Any] | None = None, *,
     frame = Frame.around(extent(geo), ppu, round(0.3 * ppu), title)
     img = frame.canvas(DEFAULT_STYLE.background, title)
     x0, y0, x1, y1 = extent(geo)
-    x0 += 0.33  # the row numbers stand on the table, left of the tray
+    x1 = label_x(geo) - 0.3  # the row numbers stand on the table, right of the tray
     cv2.rectangle(img, frame.at((x0 + 0.05, y1 - 0.02)), frame.at((x1 - 0.05, y0 + 0.02)), TRAY, -1, _AA)
     cv2.rectangle(img, frame.at((x0 + 0.05, y1 - 0.02)), frame.at((x1 - 0.05, y0 + 0.02)), INK, 2, _AA)
     line_y = geo.rows - 1 + ROW_HALF + 0.08  # between the last guess row and the code row
@@ -158,7 +171,8 @@ def render_pegs(board: BoardGraph, position: Mapping[str, Any] | None = None, *,
         _draw_peg(img, frame, board.coords[name], piece)
     # The cover over the code row: the code is the maker's secret until the code ends.
     cy = next(iter(geo.code_holes.values()))[1]
-    a, b = frame.at((-0.45, cy + 0.42)), frame.at((geo.pegs - 0.55, cy - 0.42))
+    last = max(x for x, _ in geo.code_holes.values())
+    a, b = frame.at((-0.45, cy + 0.42)), frame.at((last + 0.45, cy - 0.42))
     cv2.rectangle(img, a, b, COVER, -1, _AA)
     cv2.rectangle(img, a, b, INK, 2, _AA)
     _put_centred(img, "code (covered)", ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), 0.012 * ppu,
@@ -180,7 +194,7 @@ def spot_pixel(board: BoardGraph, spot: str, *, title: str | None = None, unit_p
 
 def draw_pegs_print(canvas: np.ndarray, frame: Frame, board: BoardGraph, labels: bool) -> None:
     """The printed board on white: each hole an inked ring the size of its peg, a code hole with a
-    dot at its centre and an indicator hole grey inside, the rows numbered, the code row apart
+    dot at its centre and an indicator hole blue inside, the rows numbered, the code row apart
     beyond a line and marked "code"."""
     geo = geometry(board)
     line = frame.px(0.025, 1)
@@ -189,17 +203,18 @@ def draw_pegs_print(canvas: np.ndarray, frame: Frame, board: BoardGraph, labels:
         cv2.circle(canvas, c, frame.px(CODE_PEG_R if code else KEY_PEG_R, 3), INK, line, _AA)
         if code:
             cv2.circle(canvas, c, frame.px(0.04, 1), INK, -1, _AA)
-        else:  # grey inside, no dot: a white peg shows against it as a black one does
+        else:  # blue inside, no dot: a white peg shows against it as a black one does
             cv2.circle(canvas, c, frame.px(KEY_HOLE_FILL_R, 2), KEY_HOLE_FILL, -1, _AA)
     # No frame round the board or the code row: the markers' quiet zones reach in just beyond its
     # corners. A line parts the guess rows from the code row (where the cover goes).
     line_y = geo.rows - 1 + ROW_HALF + 0.08
-    cv2.line(canvas, frame.at((-0.45, line_y)), frame.at((geo.pegs - 1 + 0.95, line_y)), INK, line, _AA)
+    last = max(x for x, _ in geo.code_holes.values())
+    cv2.line(canvas, frame.at((-0.45, line_y)), frame.at((last + 0.95, line_y)), INK, line, _AA)
     if labels:
         scale = 0.3 * frame.ppu / 22.0  # capitals 0.3 of a hole pitch tall
         _row_labels(canvas, frame, geo, INK, scale)
         cy = next(iter(geo.code_holes.values()))[1]
-        _put_centred(canvas, "code", frame.at((geo.pegs - 0.15, cy)), 0.2 * frame.ppu / 22.0, INK, 1)
+        _put_centred(canvas, "code", frame.at((last + 0.85, cy)), 0.2 * frame.ppu / 22.0, INK, 1)
 
 
 __all__ = ["CODE_PEG_COLOURS", "CODE_PEG_HEIGHT", "KEY_PEG_COLOURS", "KEY_PEG_HEIGHT", "draw_pegs_print", "extent",

@@ -10,7 +10,11 @@ right one). The code row's holes are ``ca`` .. ``cd``: they are kept apart from 
 (``BrainmasterBoard.code_holes``), because under the cover no reader sees them during play; a
 printed board and a camera that reads the code before the cover goes on find them there.
 
-Units: one code hole pitch. Row 1 is at y = 0, nearest the breaker; x grows to the right.
+Units: the rows' pitch (15 mm printed). Row 1 is at y = 0, nearest the breaker; x grows to the
+right. The code holes of a row lie ``CODE_PITCH`` apart, wider than the rows: a camera's hand check
+watches the paper between the holes, and at a slant a code peg's domed head leans over the paper
+beside it (docs/brainmaster.md, "The camera"). The board is the project's own (boards.md section 5
+fixes the holes, not their spacing), so the gaps are made wide enough for that paper to stay clear.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from functools import lru_cache
 
 from .graph import BoardGraph
 
-KEY_PITCH = 0.36  # indicator holes sit this far apart (small pegs, in code-hole pitches)
-KEY_GAP = 0.55  # from the last code hole to the indicator block's first column
+CODE_PITCH = 1.5  # code holes in a row sit this far apart (in rows' pitches)
+KEY_PITCH = 0.36  # indicator holes sit this far apart (small pegs)
+KEY_GAP = 1.2  # from the last code hole to the indicator block's first column
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ def _key_xy(pegs: int, row: int, hole: int) -> tuple[float, float]:
     """Indicator hole ``hole`` of ``row``: two columns, holes filling each column top to bottom."""
     per_col = (pegs + 1) // 2
     col, k = divmod(hole, per_col)
-    x = (pegs - 1) + KEY_GAP + col * KEY_PITCH
+    x = (pegs - 1) * CODE_PITCH + KEY_GAP + col * KEY_PITCH
     y = (row - 1) + (k - (per_col - 1) / 2) * KEY_PITCH
     return (round(x, 6), round(y, 6))
 
@@ -68,12 +73,12 @@ def brainmaster_board(rows: int = 10, pegs: int = 4) -> BrainmasterBoard:
         for i in range(pegs):
             name = f"r{row}{chr(97 + i)}"
             points.append(name)
-            coords[name] = (float(i), float(row - 1))
+            coords[name] = (round(i * CODE_PITCH, 6), float(row - 1))
         for i in range(pegs):
             name = f"r{row}k{i + 1}"
             points.append(name)
             coords[name] = _key_xy(pegs, row, i)
-    code_holes = {f"c{chr(97 + i)}": (float(i), float(rows) + 0.4) for i in range(pegs)}
+    code_holes = {f"c{chr(97 + i)}": (round(i * CODE_PITCH, 6), float(rows) + 0.4) for i in range(pegs)}
     graph = BoardGraph(
         name=f"brainmaster-{rows}x{pegs}", points=tuple(points), coords=coords, edges=(), lines=(),
         description=f"{rows} guess rows of {pegs} code holes, each with {pegs} indicator holes, and a covered "
@@ -94,4 +99,4 @@ def brainmaster_for(graph: BoardGraph) -> BrainmasterBoard:
     return geo
 
 
-__all__ = ["BrainmasterBoard", "brainmaster_board", "brainmaster_for"]
+__all__ = ["CODE_PITCH", "KEY_GAP", "KEY_PITCH", "BrainmasterBoard", "brainmaster_board", "brainmaster_for"]
