@@ -70,7 +70,7 @@ def brainmaster_text(board: BoardGraph, position: Mapping[str, object] | None = 
 
 # Thinking In Circles: a space's symbol as one character, with its colour.
 _SYMBOLS = {"N": ("·", "dim"), "W": ("○", "bold bright_white"), "B": ("●", "bold"),
-            "C": ("C", "bold red"), "T": ("T", "bold green"), "S": ("S", "bold blue"), "P": ("P", "bold magenta")}
+            "C": ("C", "bold cyan"), "T": ("T", "bold green"), "S": ("S", "bold blue"), "P": ("P", "bold magenta")}
 
 
 def circles_text(board: BoardGraph, position: Mapping[str, object] | None = None,
