@@ -34,47 +34,36 @@ def colour_table(game) -> Table:
     return t
 
 
-def said(t) -> tuple[str, str]:
-    a = t.session.log[-1]
-    return a.kind, a.message
-
-
-def put(t, *pegs) -> None:
-    for spot, colour in pegs:
-        t.do(Action("put", (spot, colour)))
-    t.settle()
-
-
 def test_a_code_refereed_peg_by_peg_with_a_miscount_named_and_put_right():
     t = colour_table("brainmaster")
     assert t.session.menu_items() == []  # the code is never offered to be said aloud
     t.session.referee.enter("code=RBGY")  # from the maker's private page
     assert t.session.state.stage == "guess"
 
-    put(t, ("r1a", "red"))
-    assert said(t) == ("in-progress", "Finish the guess in row 1.")
-    put(t, ("r1b", "red"), ("r1c", "blue"), ("r1d", "orange"))
-    assert said(t)[0] == "step" and t.session.history[-1] == "1:RRBO"
+    t.put_all(("r1a", "red"))
+    assert t.said() == ("in-progress", "Finish the guess in row 1.")
+    t.put_all(("r1b", "red"), ("r1c", "blue"), ("r1d", "orange"))
+    assert t.said()[0] == "step" and t.session.history[-1] == "1:RRBO"
 
-    put(t, ("r1k1", "black"))
-    assert said(t) == ("in-progress", "Finish row 1's indicator pegs.")
-    put(t, ("r1k2", "black"))  # RRBO against RBGY earns 1 black and 1 white
-    kind, words = said(t)
+    t.put_all(("r1k1", "black"))
+    assert t.said() == ("in-progress", "Finish row 1's indicator pegs.")
+    t.put_all(("r1k2", "black"))  # RRBO against RBGY earns 1 black and 1 white
+    kind, words = t.said()
     assert kind == "illegal" and "row 1's indicator pegs are wrong: 2 black given" in words
     assert "1 black and 1 white" in words
 
     t.do(Action("lift", ("r1k2",)))
     t.do(Action("lift", ("r1k1",)))
-    put(t, ("r1k1", "white"), ("r1k2", "black"))
-    kind, words = said(t)
+    t.put_all(("r1k1", "white"), ("r1k2", "black"))
+    kind, words = t.said()
     assert kind == "illegal" and "black pegs first" in words
     t.do(Action("lift", ("r1k2",)))
     t.do(Action("lift", ("r1k1",)))
-    put(t, ("r1k1", "black"), ("r1k2", "white"))
-    assert said(t)[0] == "step" and t.session.history[-1] == "1:1b1w"
+    t.put_all(("r1k1", "black"), ("r1k2", "white"))
+    assert t.said()[0] == "step" and t.session.history[-1] == "1:1b1w"
 
-    put(t, ("r3a", "red"))
-    kind, words = said(t)
+    t.put_all(("r3a", "red"))
+    kind, words = t.said()
     assert kind == "illegal" and "the next guess goes in row 2" in words
     t.do(Action("lift", ("r3a",)))
     t.settle()
@@ -87,12 +76,12 @@ def test_a_code_refereed_peg_by_peg_with_a_miscount_named_and_put_right():
     t.settle()
     st = t.session.state
     assert st.stage == "code-over" and st.revealed == ("RBGY",)
-    assert "cracked" in said(t)[1] and "RBGY" in said(t)[1]
+    assert "cracked" in t.said()[1] and "RBGY" in t.said()[1]
 
     for spot in ("r1a", "r1b", "r1c"):
         t.do(Action("lift", (spot,)))
     t.settle()
-    assert said(t) == ("in-progress", "Clear the board for the next code.")
+    assert t.said() == ("in-progress", "Clear the board for the next code.")
     for spot in sorted(t.board.position):
         t.do(Action("lift", (spot,)))
     t.settle()
@@ -116,7 +105,7 @@ def test_a_whole_round_at_the_table_is_scored_and_no_code_is_said_before_it_is_c
             for spot in sorted(t.board.position):
                 t.do(Action("lift", (spot,)))
             t.settle()
-        assert t.session.history[-1] == text, (text, said(t))
+        assert t.session.history[-1] == text, (text, t.said())
     t.session.referee.enter("code=OROR")
     for text in ("1:OROR", "1:4b0w"):
         for action in step_actions(t.session.state, text):

@@ -13,11 +13,6 @@ from arbiter.sim.scenario import Action, Table
 GAME = "thinking-in-circles"
 
 
-def said(t) -> tuple[str, str]:
-    a = t.session.log[-1]
-    return a.kind, a.message
-
-
 def table(**opts) -> Table:
     return Table(engine.load(GAME, **opts), "occupancy")
 
@@ -38,7 +33,7 @@ def test_a_turn_at_the_table_with_a_wrong_move_caught_and_nothing_secret_offered
     # A token moved before the beads are revealed is refused.
     t.do(Action("move", ("c3.1", "c3.3")))
     t.settle()
-    kind, words = said(t)
+    kind, words = t.said()
     assert kind == "illegal" and "only once the beads are revealed" in words
     t.do(Action("move", ("c3.3", "c3.1")))
     t.settle()
@@ -48,10 +43,10 @@ def test_a_turn_at_the_table_with_a_wrong_move_caught_and_nothing_secret_offered
     assert t.session.state.stage == "move"
     t.do(Action("lift", ("c3.1",)))
     t.settle()
-    assert said(t) == ("in-progress", "Move the token on C3 to c3.3.")
+    assert t.said() == ("in-progress", "Move the token on C3 to c3.3.")
     t.do(Action("put", ("c3.4",)))
     t.settle()
-    kind, words = said(t)
+    kind, words = t.said()
     assert kind == "illegal" and "to c3.3" in words and "+2" in words
     t.do(Action("move", ("c3.4", "c3.3")))
     t.settle()
@@ -92,7 +87,7 @@ def test_secret_steps_given_privately_are_journalled_and_announced_only_by_their
         t.session.enter_private("goal=CCX")
     assert "CCX" not in str(info.value)
     t.session.enter_private("goal=CST")
-    assert said(t) == ("step", "White: goal. White has written down a goal! White to play.")  # a second goal
+    assert t.said() == ("step", "White: goal. White has written down a goal! White to play.")  # a second goal
     made = ["goal=CST"]
     Player(t, rng=random.Random(4), on_act=made.append).play(max_steps=400)
     assert t.session.over and [str(s) for s in t.session.history] == made

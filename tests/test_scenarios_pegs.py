@@ -14,44 +14,33 @@ import engine
 from arbiter.sim.scenario import Action, Table, step_actions
 
 
-def said(t) -> tuple[str, str]:
-    a = t.session.log[-1]
-    return a.kind, a.message
-
-
-def put(t, *pegs) -> None:
-    for spot, colour in pegs:
-        t.do(Action("put", (spot, colour)))
-    t.settle()
-
-
 def test_brainmaster_guess_rows_read_by_the_camera_and_a_miscounted_indicator_row_named():
     t = Table(engine.load("brainmaster"), "camera")
     t.session.enter_private("code=RBGY")  # from the maker's private page
     assert t.session.state.stage == "guess"
-    put(t, ("r1a", "red"), ("r1b", "red"), ("r1c", "blue"), ("r1d", "orange"))
-    assert said(t)[0] == "step" and t.session.history[-1] == "1:RRBO"
+    t.put_all(("r1a", "red"), ("r1b", "red"), ("r1c", "blue"), ("r1d", "orange"))
+    assert t.said()[0] == "step" and t.session.history[-1] == "1:RRBO"
     # RRBO against RBGY earns one black and one white; the maker puts two black.
-    put(t, ("r1k1", "black"), ("r1k2", "black"))
-    kind, words = said(t)
+    t.put_all(("r1k1", "black"), ("r1k2", "black"))
+    kind, words = t.said()
     assert kind == "illegal" and "row 1's indicator pegs are wrong: 2 black given" in words, words
     assert "1 black and 1 white" in words
     t.do(Action("lift", ("r1k2",)))
-    put(t, ("r1k2", "white"))
-    assert said(t)[0] == "step" and t.session.history[-1] == "1:1b1w"
+    t.put_all(("r1k2", "white"))
+    assert t.said()[0] == "step" and t.session.history[-1] == "1:1b1w"
     # The next guess read colour by colour: yellow and green told from orange and blue.
     for action in step_actions(t.session.state, "2:YGBR"):
         t.do(action)
     t.settle()
-    assert t.session.history[-1] == "2:YGBR", said(t)
+    assert t.session.history[-1] == "2:YGBR", t.said()
     assert t.reader.reads > 0  # every step above was read off simulated camera frames
 
 
 def test_brainmaster_a_guess_in_the_wrong_row_is_refused_by_the_camera_and_a_cracked_code_ends_it():
     t = Table(engine.load("brainmaster"), "camera")
     t.session.enter_private("code=GGYY")
-    put(t, ("r2a", "green"))
-    kind, words = said(t)
+    t.put_all(("r2a", "green"))
+    kind, words = t.said()
     assert kind == "illegal" and "the next guess goes in row 1" in words, words
     t.do(Action("lift", ("r2a",)))
     t.settle()
@@ -59,7 +48,7 @@ def test_brainmaster_a_guess_in_the_wrong_row_is_refused_by_the_camera_and_a_cra
         for action in step_actions(t.session.state, text):
             t.do(action)
         t.settle()
-        assert t.session.history[-1] == text, (text, said(t))
+        assert t.session.history[-1] == text, (text, t.said())
     st = t.session.state
     assert st.stage == "code-over" and st.revealed == ("GGYY",)
 
@@ -73,11 +62,11 @@ def test_thinking_in_circles_token_read_on_its_track_and_a_move_by_the_wrong_sum
     t.session.enter_private("beads=1b")  # 3 - 1: the token on C3 moves two spaces clockwise
     t.do(Action("move", ("c3.1", "c3.4")))
     t.settle()
-    kind, words = said(t)
+    kind, words = t.said()
     assert kind == "illegal" and "to c3.3" in words and "+2" in words, words
     t.do(Action("move", ("c3.4", "c3.3")))
     t.settle()
-    assert t.session.history[-1] == "c3.1-c3.3", said(t)
+    assert t.session.history[-1] == "c3.1-c3.3", t.said()
     st = t.session.state
     assert st.tokens[2] == 3 and st.stage == "circle"
     # A token on another track moved instead of the named circle's is refused too.
@@ -88,13 +77,13 @@ def test_thinking_in_circles_token_read_on_its_track_and_a_move_by_the_wrong_sum
     nxt = f"c2.{(int(start.split('.')[1]) + 1) % 14}"
     t.do(Action("move", (start, nxt)))
     t.settle()
-    assert said(t)[0] == "illegal"
+    assert t.said()[0] == "illegal"
     t.do(Action("move", (nxt, start)))
     t.settle()
     c1 = next(s for s in t.board.position if s.startswith("c1."))
     t.do(Action("move", (c1, f"c1.{(int(c1.split('.')[1]) + 1) % 14}")))
     t.settle()
-    assert said(t)[0] == "step" and t.session.state.tokens[0] == (int(c1.split(".")[1]) + 1) % 14
+    assert t.said()[0] == "step" and t.session.state.tokens[0] == (int(c1.split(".")[1]) + 1) % 14
 
 
 def test_arbiter_play_referees_thinking_in_circles_through_the_simulated_camera(tmp_path):

@@ -176,7 +176,19 @@ class Table:
         """Rest long enough for the board to be read and judged."""
         self.wait(self.rest)
 
+    def said(self) -> tuple[str, str]:
+        """The last thing the session said: its kind ("step", "illegal", ...) and its words."""
+        a = self.session.log[-1]
+        return a.kind, a.message
+
     # ---------------------------------------------------------------- acting
+    def put_all(self, *pieces: tuple[str, str]) -> None:
+        """Put each (spot, piece words) on the board, then rest until it is judged: a whole row of
+        pegs at once, as a player sets a guess down before the camera looks again."""
+        for spot, words in pieces:
+            self.do(Action("put", (spot, words)))
+        self.settle()
+
     def run(self, script: str | Iterable[Action]) -> list:
         """Play a scenario; returns what the session announced meanwhile."""
         actions = parse(script) if isinstance(script, str) else list(script)
