@@ -44,7 +44,7 @@ mutation: $(STAMP)
 # every rendered setup there is.
 TRAIN_DATA ?= build/train-data
 VAL_DATA ?= benchmarks/data/photoreal/dev
-TRAIN_ARGS ?= --setups 24 --rendered 0.6 --synth 800 --steps 6000 --every 6000 --tint 0.1 --seed 31
+TRAIN_ARGS ?= --setups 40 --rendered 0.6 --synth 800 --steps 8000 --every 8000 --tint 0.1 --seed 31
 train-reader: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	nice -n 10 $(BIN)/python -m training.train --train $(TRAIN_DATA) --val $(VAL_DATA) $(TRAIN_ARGS)
