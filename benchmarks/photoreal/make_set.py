@@ -218,6 +218,15 @@ SETS = {
     "pegs": dict(seed=35035, step_from=STEPS, rest=True, games=[
         ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
     ]),
+    # The same two games on their second prints (Brainmaster's holes spaced for the hand check,
+    # azure indicator holes; Thinking In Circles' circle symbol teal), new seeds: the first sets
+    # were read once on the first prints and are seen.
+    "circles2": dict(seed=34134, step_from=STEPS, rest=True, games=[
+        ("thinking-in-circles", 2, 7, (1280, 720), {"name": "circles", "least": 10, "most": 80}),
+    ]),
+    "pegs2": dict(seed=35135, step_from=STEPS, rest=True, games=[
+        ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
+    ]),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
