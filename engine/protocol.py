@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence, runtime_checkable
 
-from .core import CALL, JUMP, MOVE, REMOVE, TAKE, Piece, Result, Step
+from .core import CALL, JUMP, MOVE, REMOVE, TAKE, IllegalStep, Piece, Result, Step
 
 if TYPE_CHECKING:  # pragma: no cover
     from .boards import BoardGraph
@@ -223,6 +223,15 @@ class RulesBase:
                 if low.startswith(prefix):
                     return word
         return text
+
+    def _known(self, text, how: str) -> tuple[str, Step | None]:
+        """The opening of a word family's ``parse``: ``text`` stripped, and the step already
+        interned under it (None if new). Not a string is an ``IllegalStep`` saying ``how`` to
+        write one."""
+        if not isinstance(text, str):
+            raise IllegalStep(repr(text), how)
+        t = text.strip()
+        return t, self.__dict__.get("_steps", {}).get(t)
 
     def _intern(self, kind: str, text: str) -> Step:
         """One ``Step`` per text, for families whose steps are words (codes, goals, calls): made

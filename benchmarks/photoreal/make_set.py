@@ -761,14 +761,21 @@ def sensor_noise(img: np.ndarray, full_well: float, read: float, rng: np.random.
     return np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)
 
 
-def post(fr: dict, out_dir: Path) -> dict:
+def raw_render(fr: dict) -> tuple[np.ndarray, dict, float]:
+    """Blender's picture of ``fr`` bent by the lens (``k1``), the side file ``scene.py`` wrote
+    beside it (the spots' pixels, what is covered), and the focal length in pixels: where
+    every set's finishing starts (``post`` here, ``train_scenes.finish``)."""
     img = cv2.imread(fr["out"] + ".png")
     if img is None:
         raise RuntimeError(f"Blender did not write {fr['out']}.png")
     side = json.loads(Path(fr["out"] + ".json").read_text())
+    f_px = fr["camera"]["lens"] / 36.0 * img.shape[1]
+    return distort(img, fr["k1"], f_px), side, f_px
+
+
+def post(fr: dict, out_dir: Path) -> dict:
+    img, side, f_px = raw_render(fr)
     h, w = img.shape[:2]
-    f_px = fr["camera"]["lens"] / 36.0 * w
-    img = distort(img, fr["k1"], f_px)
     rng = np.random.default_rng(fr["seed"])
     img = sensor_noise(img, fr["noise"]["full_well"], fr["noise"]["read"], rng)
     path = out_dir / (fr["name"] + ".jpg")

@@ -720,13 +720,8 @@ def board_turn(pixels: dict, spots: dict) -> float:
 def finish(fr: dict, out_dir: Path, spots: dict) -> dict:
     """Lens distortion, white balance, focus and motion blur, sensor noise and JPEG on the
     raw render; returns the picture's record (the evaluation sets' fields and the factors)."""
-    img = cv2.imread(fr["out"] + ".png")
-    if img is None:
-        raise RuntimeError(f"Blender did not write {fr['out']}.png")
-    side = json.loads(Path(fr["out"] + ".json").read_text())
+    img, side, f_px = ms.raw_render(fr)
     h, w = img.shape[:2]
-    f_px = fr["camera"]["lens"] / 36.0 * w
-    img = ms.distort(img, fr["k1"], f_px)
     lin = (img.astype(np.float32) / 255.0) ** 2.2
     lin[..., 2] *= fr["wb"][0]  # BGR: red
     lin[..., 0] *= fr["wb"][1]  # blue

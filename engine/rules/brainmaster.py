@@ -233,10 +233,7 @@ class BrainmasterRules(RulesBase):
         return self._intern(CALL, SET_CODE + code_text(code))
 
     def parse(self, text: str) -> Step:
-        if not isinstance(text, str):
-            raise IllegalStep(repr(text), "write a guess as row:colours (3:RBGY), an answer as row:NbNw (3:2b1w)")
-        t = text.strip()
-        got = self._steps.get(t)
+        t, got = self._known(text, "write a guess as row:colours (3:RBGY), an answer as row:NbNw (3:2b1w)")
         if got is not None:
             return got
         low = t.lower()

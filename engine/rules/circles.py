@@ -200,10 +200,7 @@ class CirclesRules(RulesBase):
         return total
 
     def parse(self, text: str) -> Step:
-        if not isinstance(text, str):
-            raise IllegalStep(repr(text), "write a step as C3, beads=2w, goal=CST, block or c3.5-c3.9")
-        t = text.strip()
-        got = self._steps.get(t)
+        t, got = self._known(text, "write a step as C3, beads=2w, goal=CST, block or c3.5-c3.9")
         if got is not None:
             return got
         low = t.lower()
