@@ -39,13 +39,15 @@ mutation: $(STAMP)
 
 # The learned spot network (vision/models/spotnet.onnx and its recipe spotnet.json) remade from
 # the recipe, seeded: needs the train extra (PyTorch, CPU build), the rendered training sets in
-# TRAIN_DATA and the photoreal dev set (validation figures only). About an hour on one core.
+# TRAIN_DATA and the whole photoreal dev set (validation figures only; the tree holds only its
+# regression sample, so run `make photoreal-fetch` first). About an hour on one core.
 # TRAIN_ARGS: the committed model's (vision/models/spotnet.json, "command"); --setups 0 trains on
 # every rendered setup there is.
 TRAIN_DATA ?= build/train-data
 VAL_DATA ?= benchmarks/data/photoreal/dev
 TRAIN_ARGS ?= --setups 40 --rendered 0.6 --synth 800 --steps 8000 --every 8000 --tint 0.1 --seed 31
 train-reader: $(STAMP)
+	@! grep -qs '"sample"' $(VAL_DATA)/set.json || { echo "$(VAL_DATA) holds only the regression sample: run make photoreal-fetch first to bring back the whole dev set (validation)"; exit 2; }
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	nice -n 10 $(BIN)/python -m training.train --train $(TRAIN_DATA) --val $(VAL_DATA) $(TRAIN_ARGS)
 

@@ -52,6 +52,14 @@ def _check_not_evaluation(path: Path) -> None:
             raise SystemExit(f"{path}: an evaluation set ({part}); train on training sets only, validate on dev")
 
 
+def _check_whole(path: Path) -> None:
+    """Refuse a set cut to the regression sample as validation data: its figures would not be
+    the whole set's, and nothing in the run would say so."""
+    meta = path / "set.json"
+    if meta.exists() and "sample" in json.loads(meta.read_text()):
+        raise SystemExit(f"{path} holds only the regression sample; run `make photoreal-fetch` to bring back the whole set")
+
+
 def training_sets(root: Path) -> list[Path]:
     """Every set folder (holding set.json) under ``root``, or ``root`` itself."""
     if (root / "set.json").exists():
@@ -138,6 +146,7 @@ def main(argv=None) -> int:
     val_paths = []
     if args.val:
         _check_not_evaluation(args.val)
+        _check_whole(args.val)
         val_paths = cache_set(args.val, args.cache / "val-play" / args.val.name, homography="play", keep="all",
                               frames="plain", say=say)
     say(f"{len(rendered)} rendered setups, {len(drawn)} drawn episodes, {len(val_paths)} validation setups")
