@@ -66,3 +66,50 @@ def test_a_fresh_render_is_never_picked_up_by_git_add():
     if r.returncode == 128:
         pytest.skip("not a git checkout")
     assert r.returncode == 0, f"{probe} is not ignored: .gitignore must list /{PHOTOREAL}"
+
+
+# What the README's Raspberry Pi clone may fetch of today's tree (its sparse-checkout leaves out
+# the frames and the docs' pictures): with about 61 MB of aarch64 wheels for `make demo`, the
+# first hour's download stays under issue 30's 70 MB.
+PI_CLONE_MIB = 8
+
+
+def _pi_sparse_patterns() -> list[str]:
+    import re
+    import shlex
+    readme = (ROOT / "README.md").read_text()
+    lines = [l for l in readme.splitlines() if re.match(r"\s*git sparse-checkout set --no-cone ", l)]
+    assert len(lines) == 1, "README.md gives the Raspberry Pi clone's sparse-checkout line once"
+    return shlex.split(lines[0])[4:]
+
+
+def _left_out(path: str, patterns: list[str]) -> bool:
+    """Gitignore-style reading of the README's patterns, enough for the ones it uses: the last
+    pattern that matches decides; `**/` stands for any depth, a trailing `/` for a folder."""
+    import fnmatch
+    keep = False
+    for p in patterns:
+        neg = p.startswith("!")
+        body = p[1:] if neg else p
+        body = body.lstrip("/").replace("**/", "")
+        hit = path.startswith(body) if body.endswith("/") else fnmatch.fnmatch(path, body)
+        if hit:
+            keep = not neg
+    return not keep
+
+
+def test_the_readmes_pi_clone_leaves_out_every_picture_and_stays_small():
+    patterns = _pi_sparse_patterns()
+    files = _tracked()
+    kept = [f for f in files if not _left_out(f, patterns)]
+    assert kept and "README.md" in kept and "pyproject.toml" in kept
+    pictures = [f for f in kept if f.lower().endswith(PICTURES) and not f.startswith("tests/data/")]
+    assert not pictures, f"the Pi clone would fetch pictures: {pictures[:5]}"
+    assert _mib(kept) <= PI_CLONE_MIB, _mib(kept)
+
+
+def test_the_pi_patterns_are_read_as_git_reads_them():
+    pats = ["/*", "!/benchmarks/data/photoreal/", "!/docs/**/*.png"]
+    assert _left_out("benchmarks/data/photoreal/dev/set.json", pats)
+    assert _left_out("docs/pictures/board.png", pats) and _left_out("docs/a.png", pats)
+    assert not _left_out("docs/play.md", pats) and not _left_out("vision/models/spotnet.onnx", pats)
