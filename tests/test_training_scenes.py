@@ -289,3 +289,36 @@ def test_make_set_runs_the_training_scenes_from_the_command_line(mode):
                           cwd=ROOT, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-1500:]
     assert "make_set.py train|heldout" in done.stdout and "--hold-out" in done.stdout
+
+
+def test_the_new_pieces_family_draws_pegs_and_tokens_and_leaves_the_other_runs_alone(t, work, drawn):
+    """``--family new``: Brainmaster's pegs and Thinking In Circles' tokens, every class in play
+    given a look of its drawn colour, calibrated on the layout ``make_set`` gives those games;
+    and the runs without it draw exactly what they drew before (``GAMES`` is unchanged)."""
+    from engine.rules.code_pegs import FIRST_CODE_COLOUR
+
+    assert all(s["game"] in {g for g, _, _ in t.GAMES} for s in drawn)
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT)
+    new = [t.draw_setup(41041, i, hold, family="new") for i in range(30)]
+    assert {s["family"] for s in new} == {"pegs", "tokens"}
+    for fam in ("pegs", "tokens"):
+        s = next(s for s in new if s["family"] == fam)
+        game = engine.load(s["game"])
+        for f in hold:
+            assert not (f.applies(fam) and f.matches(s)), f.name
+        _, frames = t.setup_frames(t.setup_name(0, s), s, work, 3, "test")
+        looks = frames[0]["looks"]
+        classes = {tuple(v) for fr in frames for v in fr["position"].values()}
+        assert classes and all(f"{o}/{k}" in looks for o, k in classes)
+        assert frames[1]["position"], "the calibration picture shows the pieces"
+        if fam == "pegs":
+            n = game.rules.colours - FIRST_CODE_COLOUR + 1
+            assert len(s["colours"]) == n and t.distinct([t.PALETTE[c] for c in s["colours"]])
+            code = [lk for k, lk in looks.items() if k.endswith("/code")]
+            key = [lk for k, lk in looks.items() if k.endswith("/key")]
+            assert len(code) == n and len(key) == 2
+            assert {lk["colour"] for lk in code} == set(s["colours"]) and {lk["colour"] for lk in key} == set(s["keys"])
+            assert max(lk["size"][0] for lk in key) < min(lk["size"][0] for lk in code)
+        else:
+            assert set(looks) == {"1/token"} and looks["1/token"]["colour"] == s["colours"][0]
+            assert looks["1/token"]["size"][0] == pytest.approx(s["across"] / 1000)

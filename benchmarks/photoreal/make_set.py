@@ -227,6 +227,15 @@ SETS = {
     "pegs2": dict(seed=35135, step_from=STEPS, rest=True, games=[
         ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
     ]),
+    # Third seeds (chosen 2026-11-28 06:30, before the network saw any peg or token): for the
+    # first read of a network trained with them (``train_scenes`` ``--family new``); the second
+    # sets were read once and are seen.
+    "circles3": dict(seed=34234, step_from=STEPS, rest=True, games=[
+        ("thinking-in-circles", 2, 7, (1280, 720), {"name": "circles", "least": 10, "most": 80}),
+    ]),
+    "pegs3": dict(seed=35235, step_from=STEPS, rest=True, games=[
+        ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
+    ]),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")

@@ -62,6 +62,17 @@ GAMES = [
     ("saba", 1, "men"), ("shax", 1, "men"), ("kunjing", 1, "men"), ("four-players", 1, "men"),
     ("brain-hanky", 4, "hanky"), ("brain-hanky-gemless", 1, "hanky"),
 ]
+# Issue 33's pieces, drawn only when a run asks for them (``--family new``, ``make train-data-new``):
+# adding them to ``GAMES`` would change every later draw of the runs already made. "pegs":
+# Brainmaster's code pegs (five colours drawn apart) and indicator pegs in their holes; "tokens":
+# Thinking In Circles' one token kind (a coin of a drawn metal, or a bead of a drawn colour).
+NEW_GAMES = [("brainmaster", 2, "pegs"), ("thinking-in-circles", 1, "tokens")]
+PEG_MATERIALS = ("matte", "glossy", "glass")
+PEG_ACROSS = (0.24, 0.34)  # a code peg's radius, of the hole pitch (the print's holes: 0.36)
+PEG_MM = (4.0, 8.0)  # a code peg's height
+KEY_ACROSS = (0.10, 0.13)  # an indicator peg's radius, of the hole pitch (the print's: 0.14)
+KEY_MM = (2.5, 4.5)
+TOKEN_MM = (3.3, 3.9)  # a token's radius (mm): the tracks' spaces lie 9.4 mm apart
 FOUR_PLAYERS_BOARD = "nine-mens-morris"
 FOUR_PLAYERS_CALIBRATION = ("a1", "g1", "a7", "g7")  # one man of each colour, owners 1-4 in turn
 
@@ -294,7 +305,10 @@ def draw_colours(rng: random.Random, table: dict, n: int) -> list[str]:
 
 
 def draw_game(rng: random.Random, family: str | None = None) -> tuple[str, str]:
-    games = [g for g in GAMES if family is None or g[2] == family]
+    """A game and its family, by weight: of ``GAMES`` (no ``family``), of one family ("men",
+    "hanky", "pegs", "tokens"), or of ``NEW_GAMES`` ("new")."""
+    games = NEW_GAMES if family == "new" else GAMES if family is None else \
+        [g for g in GAMES + NEW_GAMES if g[2] == family]
     name, _, fam = rng.choices(games, weights=[g[1] for g in games])[0]
     return name, fam
 
@@ -305,12 +319,43 @@ def players(game_name: str) -> int:
     return 4 if game_name == "four-players" else engine.load(game_name).rules.colours
 
 
+def draw_new_pieces(rng: random.Random, s: dict) -> dict:
+    """The pieces of a "pegs" or "tokens" setup (``NEW_GAMES``): colours a person tells apart
+    and sizes round the prints' (Brainmaster's code colours as many as the game has)."""
+    if s["family"] == "pegs":
+        from engine.rules.code_pegs import FIRST_CODE_COLOUR
+
+        s["material"] = rng.choice(PEG_MATERIALS)
+        n = s["players"] - FIRST_CODE_COLOUR + 1
+        s["colours"] = draw_colours(rng, PALETTE, n)
+        # the box's black and white indicator pegs in most setups, else any two apart from the
+        # code colours' nearest (a club may use other small pegs)
+        s["keys"] = ["black", "white"] if rng.random() < 0.7 else draw_colours(rng, PALETTE, 2)
+        s["across"], s["height_mm"] = rng.uniform(*PEG_ACROSS), rng.uniform(*PEG_MM)
+        s["key_across"], s["key_mm"] = rng.uniform(*KEY_ACROSS), rng.uniform(*KEY_MM)
+        s["shape"] = "peg"
+    else:
+        s["shape"] = rng.choice(("coin", "bead"))
+        if s["shape"] == "coin":
+            s["material"] = "metal"
+            s["colours"] = [rng.choice(sorted(METALS))]
+        else:
+            s["material"] = rng.choice(("matte", "glossy", "glass"))
+            s["colours"] = [rng.choice(sorted(PALETTE))]
+        s["across"] = rng.uniform(*TOKEN_MM)
+    s["cloth"] = None
+    s["res"] = list(rng.choice(HANKY_RESOLUTIONS))  # indicator pegs 5 mm apart need the pixels
+    return s
+
+
 def draw_factors(rng: random.Random, family: str | None = None) -> dict:
     """One setup's factors, all drawn here (no file is read or written)."""
     game, fam = draw_game(rng, family)
     n = players(game)
     s = {"game": game, "family": fam, "players": n}
-    if fam == "men":
+    if fam in ("pegs", "tokens"):
+        draw_new_pieces(rng, s)
+    elif fam == "men":
         s["shape"] = rng.choice(SHAPES)
         # wood tones and metals hold too few colours far enough apart for three or four players
         s["material"] = rng.choice(MATERIALS if n == 2 else ("matte", "glossy", "glass"))
@@ -338,20 +383,25 @@ def draw_factors(rng: random.Random, family: str | None = None) -> dict:
     return s
 
 
-def draw_setup(seed: int, index: int, hold_out: list[Factor], only: Factor | None = None) -> dict:
+def draw_setup(seed: int, index: int, hold_out: list[Factor], only: Factor | None = None,
+               family: str | None = None) -> dict:
     """Setup ``index`` of the run seeded ``seed``: no held-out factor, or (``only``) exactly that one.
 
     Drawn again (from the same random stream, so the result is fixed) while it has a held-out
-    factor; an evaluation setup is drawn of a family the factor applies to and then forced to it."""
+    factor; an evaluation setup is drawn of a family the factor applies to and then forced to it.
+    ``family``: draw only games of that family (``draw_game``; "new": issue 33's pieces)."""
     rng = random.Random(f"{seed}-{index}")
     others = [f for f in hold_out if f != only]
+    asked = family
     for _ in range(10000):
-        family = None
-        if only is not None:
+        family = asked
+        if only is not None and asked is None:
             family = "hanky" if only.applies("hanky") and not only.applies("men") else \
                 "men" if not only.applies("hanky") else None
         s = draw_factors(rng, family)
         if only is not None:
+            if not only.applies(s["family"]):
+                continue
             try:
                 s = only.force(s, rng)
             except RuntimeError:  # e.g. wood for four players: too few distinct tones
@@ -414,6 +464,8 @@ def looks_of(s: dict, game, tex: dict, rng: random.Random) -> dict:
     """How the setup's pieces look, per ``owner/kind`` (the evaluation sets' ``looks``)."""
     looks = {}
     kinds = ("man",) if s["game"] == "four-players" else game.rules.piece_kinds
+    if s["family"] in ("pegs", "tokens"):
+        return new_piece_looks(s, game, tex, rng)
     if s["family"] == "men":
         # of the spacing, but no wider than a board unit allows: tapatan's and three men's
         # morris's points lie three units apart, and their players use the other boards' men
@@ -442,6 +494,42 @@ def looks_of(s: dict, game, tex: dict, rng: random.Random) -> dict:
                 looks[f"{owner}/gem"] = {"shape": "gem", "size": [0.12 * mpu * k, 0.07 * mpu * k],
                                          "material": {"type": "metal", "rgb": list(METALS[colour]),
                                                       "rough": rng.uniform(0.05, 0.25)}, "colour": colour}
+    return looks
+
+
+def new_piece_looks(s: dict, game, tex: dict, rng: random.Random) -> dict:
+    """Looks of a "pegs" or "tokens" setup's pieces (``draw_new_pieces``), per class in play
+    (``make_set.in_play``): lathe-turned pegs with rounded tops, a coin or a bead."""
+    mpu = tex["mm_per_unit"] * MM
+    looks = {}
+    for owner in range(1, game.rules.colours + 1):
+        for kind in game.rules.piece_kinds:
+            if not ms.in_play(game, owner, kind):
+                continue
+            if kind == "token":
+                r = s["across"] * MM
+                colour = s["colours"][0]
+                if s["shape"] == "coin":
+                    h = rng.uniform(1.0, 1.6) * MM
+                    prof = ms.coin_profile(r, h)
+                else:
+                    h = rng.uniform(4.5, 6.5) * MM
+                    prof = ms.bead_profile(r, h)
+                mat = men_material(s["material"], colour, rng)
+                jitter = 0.0008
+            else:
+                from engine.rules.code_pegs import BLACK, FIRST_CODE_COLOUR
+
+                if kind == "key":
+                    colour = s["keys"][0 if owner == BLACK else 1]
+                    r, h, jitter = s["key_across"] * mpu, s["key_mm"] * MM, 0.0003
+                else:
+                    colour = s["colours"][owner - FIRST_CODE_COLOUR]
+                    r, h, jitter = s["across"] * mpu, s["height_mm"] * MM, 0.0006
+                prof = ms.peg_profile(r, h, min(r, h) * rng.uniform(0.5, 0.9))
+                mat = men_material(s["material"], colour, rng)
+            looks[f"{owner}/{kind}"] = {"shape": "lathe", "form": s["shape"], "size": [r, h], "profile": prof,
+                                        "material": mat, "colour": colour, "jitter": jitter}
     return looks
 
 
@@ -665,6 +753,8 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
 
     if s["game"] == "four-players":
         cal_pos = {spot: [k + 1, "man"] for k, spot in enumerate(FOUR_PLAYERS_CALIBRATION)}
+    elif s["family"] in ("pegs", "tokens"):
+        cal_pos = ms.as_truth(ms.calibration_pieces(game)[0])
     else:
         cal_pos = ms.as_truth(calibration_layout(game)[0])
     frames = [frame("calibration-empty", 0, {}, cal_light, cal_exposure, None, []),
@@ -672,6 +762,10 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
     for i in range(n_frames):
         if s["game"] == "four-players":
             position = four_player_position(list(game.rules.spots), rng)
+        elif s["family"] == "pegs":
+            position = ms.as_truth(ms.playout(game, rng, 21, 3))
+        elif s["family"] == "tokens":
+            position = ms.as_truth(ms.playout(game, rng, 80, 10))
         else:
             position = ms.as_truth(ms.playout(game, rng, 60 if hanky else 30))
         if i % 3 == 0:
@@ -693,11 +787,12 @@ def setup_name(index: int, s: dict) -> str:
 
 
 def make_specs(seed: int, n_setups: int, hold_out: list[Factor], work: Path, n_frames: int = FRAMES,
-               only: Factor | None = None, tag: str = "train") -> tuple[dict, list[dict]]:
-    """Boards and frames of ``n_setups`` setups (``draw_setup``; ``only``: a held-out set)."""
+               only: Factor | None = None, tag: str = "train", family: str | None = None) -> tuple[dict, list[dict]]:
+    """Boards and frames of ``n_setups`` setups (``draw_setup``; ``only``: a held-out set;
+    ``family``: of that family's games only)."""
     boards, frames = {}, []
     for i in range(n_setups):
-        s = draw_setup(seed, i, hold_out, only)
+        s = draw_setup(seed, i, hold_out, only, family)
         name = setup_name(i, s)
         board, fr = setup_frames(name, s, work, n_frames, tag)
         boards[name] = board
@@ -849,6 +944,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="the set's folder (heldout: the folder of the sets)")
     ap.add_argument("--work", default=None, help="textures and raw renders (default OUT/.work)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--family", default=None, choices=("men", "hanky", "pegs", "tokens", "new"),
+                    help="only that family's games (default: the mills boards and Brain Hanky, GAMES; "
+                         "'new': Brainmaster's pegs and Thinking In Circles' tokens, NEW_GAMES)")
     ap.add_argument("--dry-run", action="store_true", help="draw and print the setups' factors; render nothing")
     args = ap.parse_args(argv)
     if args.setups < 1 or args.frames < 0:
@@ -872,14 +970,14 @@ def main(argv=None) -> int:
             # each held-out set its own seed, from the factor's name: adding one changes no other
             runs.append((f"heldout-{f.slug}", args.seed + 1 + zlib.crc32(f.name.encode()) % 100000, f, out / f.slug))
     for set_name, seed, only, where in runs:
-        boards, frames = make_specs(seed, args.setups, hold, work, args.frames, only, set_name)
+        boards, frames = make_specs(seed, args.setups, hold, work, args.frames, only, set_name, args.family)
         if args.dry_run:
             for name in boards:
                 fr = next(f for f in frames if f["setup"] == name)
                 print(name, json.dumps(fr["factors"]))
             continue
         meta = {"set": set_name, "seed": seed, "hold_out": [f.name for f in hold],
-                "factor": only.name if only else None, "setups": args.setups, "frames_per_setup": args.frames,
+                "factor": only.name if only else None, "family": args.family, "setups": args.setups, "frames_per_setup": args.frames,
                 "made_by": "benchmarks/photoreal/make_set.py " + " ".join(sys.argv[1:] if argv is None else argv)}
         rc = render(boards, frames, where, work, args.threads, meta, blender)
         if rc:
