@@ -208,8 +208,8 @@ def setups(meta) -> dict[str, dict]:
     camera shows after ``arbiter play`` has stepped its exposure down."""
     out: dict[str, dict] = {}
     for rec in meta["frames"]:
-        s = out.setdefault(rec["setup"], {"game": rec["game"], "empty": None, "pieces": None, "frames": [],
-                                          "stepped": {}})
+        s = out.setdefault(rec["setup"], {"game": rec["game"], "options": rec.get("options", {}), "empty": None,
+                                          "pieces": None, "frames": [], "stepped": {}})
         if rec["kind"] == "calibration-empty":
             s["empty"] = rec
         elif rec["kind"] == "calibration-pieces":
@@ -299,7 +299,7 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
     for name, s in setups(meta).items():
         if only and not s["game"].startswith(only):
             continue
-        game = engine.load(s["game"])
+        game = engine.load(s["game"], **s["options"])
         label = board_label(s)
         g = games.setdefault(label, {"setups": 0, "calibrated": 0, "frames": 0, "clear": 0, "clear_read": 0,
                                          "spots_read": 0, "spots_wrong": 0, "right": 0, "refused": 0,
@@ -559,7 +559,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = 
     meta = load_set(set_dir, sample)
     out = {"set": meta.get("set"), "games": {}}
     for name, s in setups(meta).items():
-        game = engine.load(s["game"])
+        game = engine.load(s["game"], **s["options"])
         cal, err = calibrate_setup(meta["dir"], game, s, classifier=classifier, embedder=embedder)
         g = {"game": s["game"], "setup": name, "frames": len(s["frames"]), "calibration_error": err,
              "true_steps": len(s["frames"]), "accepted": 0, "wrong_accepted": 0, "illegal_frames": 0,

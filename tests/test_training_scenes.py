@@ -322,3 +322,29 @@ def test_the_new_pieces_family_draws_pegs_and_tokens_and_leaves_the_other_runs_a
         else:
             assert set(looks) == {"1/token"} and looks["1/token"]["colour"] == s["colours"][0]
             assert looks["1/token"]["size"][0] == pytest.approx(s["across"] / 1000)
+
+
+def test_a_held_out_sets_four_player_setups_are_a_four_player_game_the_benchmark_can_calibrate(t, work):
+    """Training keeps nine men's morris's print for four colours; a held-out set's four-player
+    setup is Kunjing for four players, recorded with its options, so that the benchmark loads a
+    game of four colours (before, it loaded nine men's morris and could not calibrate it)."""
+    from vision.calibration import calibration_layout
+
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT)
+    train = next(s for s in (t.draw_setup(40040, i, hold) for i in range(200)) if s["game"] == "four-players")
+    assert t.board_game(train) == (t.FOUR_PLAYERS_BOARD, {})
+    only = t.parse_hold_out("turn30")[0]
+    held = next(s for s in (t.draw_setup(50150, i, hold, only) for i in range(300)) if s["game"] == "four-players")
+    name, options = t.board_game(held)
+    assert (name, options) == ("kunjing", {"players": 4})
+    _, frames = t.setup_frames("s0000-fourplayer", held, work, 2, "test")
+    game = engine.load(name, **options)
+    assert all(f["game"] == "kunjing" and f["options"] == {"players": 4} for f in frames)
+    assert frames[1]["position"] == t.ms.as_truth(calibration_layout(game)[0])
+    assert {o for f in frames for o, _k in f["position"].values()} <= {1, 2, 3, 4}
+    bench = importlib.util.spec_from_file_location("photoreal_bench_for_test", ROOT / "benchmarks" / "photoreal.py")
+    mod = importlib.util.module_from_spec(bench)
+    bench.loader.exec_module(mod)
+    recs = [dict(f, setup=f["setup"], file=f["name"] + ".jpg") for f in frames]
+    got = mod.setups({"frames": recs})["s0000-fourplayer"]
+    assert got["options"] == {"players": 4} and engine.load(got["game"], **got["options"]).rules.colours == 4

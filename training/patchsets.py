@@ -79,7 +79,8 @@ def read_set(set_dir: Path) -> dict[str, dict]:
     meta = json.loads((Path(set_dir) / "set.json").read_text())
     out: dict[str, dict] = {}
     for rec in meta["frames"]:
-        s = out.setdefault(rec["setup"], {"game": rec["game"], "empty": None, "pieces": None, "frames": []})
+        s = out.setdefault(rec["setup"], {"game": rec["game"], "options": rec.get("options", {}), "empty": None,
+                                          "pieces": None, "frames": []})
         if rec["kind"] == "calibration-empty":
             s["empty"] = rec
         elif rec["kind"] == "calibration-pieces":
@@ -130,7 +131,7 @@ def setup_patches(set_dir: Path, name: str, s: dict, *, homography: str = "truth
     calibration pair. ``frames="plain"`` leaves out the stepped-exposure copies."""
     if s["empty"] is None or s["pieces"] is None:
         return None
-    game = engine.load(s["game"])
+    game = engine.load(s["game"], **s.get("options", {}))
     family = family_for(game)
     rng = np.random.default_rng(seed)
     kinds = sorted(set(family.spot_kind))

@@ -75,6 +75,20 @@ KEY_MM = (2.5, 4.5)
 TOKEN_MM = (3.3, 3.9)  # a token's radius (mm): the tracks' spaces lie 9.4 mm apart
 FOUR_PLAYERS_BOARD = "nine-mens-morris"
 FOUR_PLAYERS_CALIBRATION = ("a1", "g1", "a7", "g7")  # one man of each colour, owners 1-4 in turn
+# A held-out set's four-player setups are Kunjing for four players instead (its own print and
+# calibration layout): a reader can be calibrated and scored only for a game with four colours,
+# and nine men's morris has two. The training runs keep nine men's morris's board (their draws
+# and pictures stay what they were).
+FOUR_PLAYERS_EVALUATED = "kunjing"
+
+
+def board_game(s: dict) -> tuple[str, dict]:
+    """(the engine game whose print the setup shows, its options) for setup ``s``."""
+    if s["game"] != "four-players":
+        return s["game"], {}
+    if s.get("four_game"):
+        return s["four_game"], {"players": 4}
+    return FOUR_PLAYERS_BOARD, {}
 
 SHAPES = ("flat", "bevelled", "domed", "stone", "coin")
 MATERIALS = ("matte", "glossy", "metal", "wood", "glass")
@@ -408,6 +422,8 @@ def draw_setup(seed: int, index: int, hold_out: list[Factor], only: Factor | Non
                 continue
         if not any(f.applies(s["family"]) and f.matches(s) for f in others):
             s["seed"] = rng.randint(0, 2 ** 30)
+            if only is not None and s["game"] == "four-players":
+                s["four_game"] = FOUR_PLAYERS_EVALUATED
             return s
     raise RuntimeError(f"no setup without {', '.join(f.name for f in others)} in 10000 draws")
 
@@ -563,7 +579,7 @@ def cloth_texture(game_name: str, work: Path, cloth: str) -> dict:
 
 def texture(s: dict, work: Path) -> dict:
     """The setup's board print."""
-    board = FOUR_PLAYERS_BOARD if s["game"] == "four-players" else s["game"]
+    board = board_game(s)[0]
     return cloth_texture(board, work, s["cloth"]) if s["family"] == "hanky" else printed(board, work)
 
 
@@ -719,7 +735,8 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
     rng = random.Random(s["seed"])
     d = ms.Draw(rng)
     tex = texture(s, work)
-    game = engine.load(FOUR_PLAYERS_BOARD if s["game"] == "four-players" else s["game"])
+    game_name, options = board_game(s)
+    game = engine.load(game_name, **options)
     hanky = s["family"] == "hanky"
     extent = max(tex["width"], tex["height"])
     looks = looks_of(s, game, tex, rng)
@@ -736,8 +753,9 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
     pieces_h = max(lk["size"][1] for lk in looks.values()) if not hanky else 0.008
     factors = {k: v for k, v in s.items() if k not in ("seed",)}
     base = {"board": name, "res": s["res"], "samples": 8, "camera": cam, "k1": s["k1"],
-            "game": FOUR_PLAYERS_BOARD if s["game"] == "four-players" else s["game"], "setup": name,
-            "looks": looks, "factors": factors, **({"cloth": s["cloth"]} if hanky else {})}
+            "game": game_name, "setup": name,
+            "looks": looks, "factors": factors, **({"cloth": s["cloth"]} if hanky else {}),
+            **({"options": options} if options else {})}
     if s["game"] == "four-players":
         base["players"] = 4
 
@@ -751,7 +769,7 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
                 "kelvins": light["kelvins"], "exposure": exposure, "hand": hand, "occluders": occluders,
                 **faults(d, s["res"], kind != "frame")}
 
-    if s["game"] == "four-players":
+    if s["game"] == "four-players" and not options:
         cal_pos = {spot: [k + 1, "man"] for k, spot in enumerate(FOUR_PLAYERS_CALIBRATION)}
     elif s["family"] in ("pegs", "tokens"):
         cal_pos = ms.as_truth(ms.calibration_pieces(game)[0])
