@@ -125,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=MODEL)
     ap.add_argument("--init", type=Path, help="start from these weights (a .pt written by an earlier run)")
     args = ap.parse_args(argv)
+    if args.steps < 40:  # the one-cycle schedule warms up over 5% of the steps: at least two
+        ap.error(f"--steps {args.steps}: give 40 or more (the learning rate warms up over the first 5%)")
     started = time.time()
     say = lambda m: print(f"[{time.time() - started:7.1f}s] {m}", flush=True)  # noqa: E731
     torch.set_num_threads(args.threads)
