@@ -6,6 +6,9 @@ tests keep what has left from coming back and the rest from growing."""
 
 from __future__ import annotations
 
+import fnmatch
+import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -75,8 +78,6 @@ PI_CLONE_MIB = 8
 
 
 def _pi_sparse_patterns() -> list[str]:
-    import re
-    import shlex
     readme = (ROOT / "README.md").read_text()
     lines = [l for l in readme.splitlines() if re.match(r"\s*git sparse-checkout set --no-cone ", l)]
     assert len(lines) == 1, "README.md gives the Raspberry Pi clone's sparse-checkout line once"
@@ -86,7 +87,6 @@ def _pi_sparse_patterns() -> list[str]:
 def _left_out(path: str, patterns: list[str]) -> bool:
     """Gitignore-style reading of the README's patterns, enough for the ones it uses: the last
     pattern that matches decides; `**/` stands for any depth, a trailing `/` for a folder."""
-    import fnmatch
     keep = False
     for p in patterns:
         neg = p.startswith("!")

@@ -5,6 +5,7 @@ Times are given to the player, never slept through: ``frame(t)`` is the strip at
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -262,7 +263,6 @@ def _picture_there(rel: str) -> bool:
     leaves the docs' pictures out)."""
     if (ROOT / rel).is_file():
         return True
-    import subprocess
     r = subprocess.run(["git", "ls-files", "--error-unmatch", rel], cwd=ROOT, capture_output=True)
     return r.returncode == 0
 

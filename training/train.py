@@ -127,6 +127,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.steps < 40:  # the one-cycle schedule warms up over 5% of the steps: at least two
         ap.error(f"--steps {args.steps}: give 40 or more (the learning rate warms up over the first 5%)")
+    if args.val:  # before any training set is cut: a wrong validation set is said at once
+        _check_not_evaluation(args.val)
+        _check_whole(args.val)
     started = time.time()
     say = lambda m: print(f"[{time.time() - started:7.1f}s] {m}", flush=True)  # noqa: E731
     torch.set_num_threads(args.threads)
@@ -147,8 +150,6 @@ def main(argv=None) -> int:
     drawn = synth_cache(args.cache, args.synth, say) if args.synth else []
     val_paths = []
     if args.val:
-        _check_not_evaluation(args.val)
-        _check_whole(args.val)
         val_paths = cache_set(args.val, args.cache / "val-play" / args.val.name, homography="play", keep="all",
                               frames="plain", say=say)
     say(f"{len(rendered)} rendered setups, {len(drawn)} drawn episodes, {len(val_paths)} validation setups")

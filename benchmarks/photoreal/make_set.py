@@ -74,6 +74,21 @@ BLIND = [
 HANKY_ALONE = [("brain-hanky", 4, 9, (1920, 1080), {"cloth": "blue", "name": "bhblue"})]
 
 # (game, setups, frames per setup, resolution, options)
+# Issue 33's games as its sets render them: 2 setups of 7 frames each at 1280x720, with the
+# exposure twins, positions after ``least`` to ``most`` random legal steps.
+NEW_PIECE_GAMES = {
+    "twingrids": ("twin-grids", {"least": 4, "most": 30}),
+    "circles": ("thinking-in-circles", {"least": 10, "most": 80}),
+    "pegs": ("brainmaster", {"least": 3, "most": 21}),
+}
+
+
+def new_pieces_set(seed: int, kind: str) -> dict:
+    """A set of one of issue 33's games (``NEW_PIECE_GAMES``), seeded ``seed``."""
+    game, steps = NEW_PIECE_GAMES[kind]
+    return dict(seed=seed, step_from=STEPS, rest=True, games=[(game, 2, 7, (1280, 720), {"name": kind, **steps})])
+
+
 SETS = {
     "dev": dict(seed=1001, step_from=STEPS, games=[
         ("nine-mens-morris", 2, 11, (1280, 720), {}),
@@ -209,33 +224,19 @@ SETS = {
     # (docs/photoreal.md, "The new pieces"): gems on the two-grid game's points (faceted acrylic,
     # then glass), Thinking In Circles' tokens on the tracks (a copper coin, then a bead) and
     # Brainmaster's code pegs and indicator pegs standing in their printed holes.
-    "twingrids": dict(seed=33033, step_from=STEPS, rest=True, games=[
-        ("twin-grids", 2, 7, (1280, 720), {"name": "twingrids", "least": 4, "most": 30}),
-    ]),
-    "circles": dict(seed=34034, step_from=STEPS, rest=True, games=[
-        ("thinking-in-circles", 2, 7, (1280, 720), {"name": "circles", "least": 10, "most": 80}),
-    ]),
-    "pegs": dict(seed=35035, step_from=STEPS, rest=True, games=[
-        ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
-    ]),
+    "twingrids": new_pieces_set(33033, "twingrids"),
+    "circles": new_pieces_set(34034, "circles"),
+    "pegs": new_pieces_set(35035, "pegs"),
     # The same two games on their second prints (Brainmaster's holes spaced for the hand check,
     # azure indicator holes; Thinking In Circles' circle symbol teal), new seeds: the first sets
     # were read once on the first prints and are seen.
-    "circles2": dict(seed=34134, step_from=STEPS, rest=True, games=[
-        ("thinking-in-circles", 2, 7, (1280, 720), {"name": "circles", "least": 10, "most": 80}),
-    ]),
-    "pegs2": dict(seed=35135, step_from=STEPS, rest=True, games=[
-        ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
-    ]),
+    "circles2": new_pieces_set(34134, "circles"),
+    "pegs2": new_pieces_set(35135, "pegs"),
     # Third seeds (chosen 2026-11-28 06:30, before the network saw any peg or token): for the
     # first read of a network trained with them (``train_scenes`` ``--family new``); the second
     # sets were read once and are seen.
-    "circles3": dict(seed=34234, step_from=STEPS, rest=True, games=[
-        ("thinking-in-circles", 2, 7, (1280, 720), {"name": "circles", "least": 10, "most": 80}),
-    ]),
-    "pegs3": dict(seed=35235, step_from=STEPS, rest=True, games=[
-        ("brainmaster", 2, 7, (1280, 720), {"name": "pegs", "least": 3, "most": 21}),
-    ]),
+    "circles3": new_pieces_set(34234, "circles"),
+    "pegs3": new_pieces_set(35235, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
@@ -808,6 +809,29 @@ def post(fr: dict, out_dir: Path) -> dict:
 
 
 # ---------------------------------------------------------------------------- main
+FRAME_DONE = re.compile(r"PHOTOREAL frame (\d+)/(\d+) (\S+) ([\d.]+) s")  # scene.py's line per picture
+
+
+def run_blender(blender: str, threads: int, jobs: Path, log: Path, by_out: dict, done_one) -> int:
+    """Render ``jobs`` (``scene.py``'s boards and frames) in one Blender process of ``threads``
+    threads, its output appended to ``log``; ``done_one(frame, render seconds, pictures done,
+    Blender's pid)`` for each picture as Blender finishes it (``by_out``: frames by their
+    ``out``), its error lines echoed. Blender's exit code."""
+    cmd = [blender, "-b", "--factory-startup", "-t", str(threads), "-P", str(HERE / "scene.py"), "--", str(jobs)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    done = 0
+    with open(log, "a") as out:
+        for line in proc.stdout:
+            out.write(line)
+            m = FRAME_DONE.match(line)
+            if m:
+                done += 1
+                done_one(by_out[m.group(3)], float(m.group(4)), done, proc.pid)
+            elif "Error" in line or "Traceback" in line:
+                print("blender: " + line.rstrip(), flush=True)
+    return proc.wait()
+
+
 def blender_exe() -> str | None:
     return os.environ.get("BLENDER") or shutil.which("blender")
 
@@ -901,26 +925,16 @@ def main(argv=None) -> int:
             records[f["name"]] = post(f, out_dir)
     t0 = time.time()
     if todo:
-        cmd = [blender, "-b", "--factory-startup", "-t", str(args.threads), "-P", str(HERE / "scene.py"), "--",
-               str(jobs)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        log = open(work / f"blender-{args.set}.log", "w")
-        done = 0
-        for line in proc.stdout:
-            log.write(line)
-            m = re.match(r"PHOTOREAL frame (\d+)/(\d+) (\S+) ([\d.]+) s", line)
-            if m:
-                done += 1
-                f = by_out[m.group(3)]
-                records[f["name"]] = post(f, out_dir)
-                save()
-                left = (time.time() - t0) / done * (len(todo) - done)
-                print(f"frame {done}/{len(todo)} {f['name']} ({f['kind']}) {float(m.group(4)):.1f} s, "
-                      f"about {left / 60:.0f} min left", flush=True)
-            elif "Error" in line or "Traceback" in line:
-                print("blender: " + line.rstrip(), flush=True)
-        if proc.wait() != 0:
-            print(f"blender failed (exit {proc.returncode}); see {work}/blender-{args.set}.log", file=sys.stderr)
+        def done_one(f, render_s, done, _pid):
+            records[f["name"]] = post(f, out_dir)
+            save()
+            left = (time.time() - t0) / done * (len(todo) - done)
+            print(f"frame {done}/{len(todo)} {f['name']} ({f['kind']}) {render_s:.1f} s, "
+                  f"about {left / 60:.0f} min left", flush=True)
+
+        log = work / f"blender-{args.set}.log"
+        if run_blender(blender, args.threads, jobs, log, by_out, done_one) != 0:
+            print(f"blender failed; see {log}", file=sys.stderr)
             save()
             return 1
     save()

@@ -31,7 +31,6 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import time
 import zlib
@@ -47,6 +46,7 @@ sys.path.insert(0, str(HERE))
 import make_set as ms  # noqa: E402  (the evaluation sets' boards, draws and camera faults)
 
 import engine  # noqa: E402
+from engine.rules.code_pegs import BLACK, FIRST_CODE_COLOUR  # noqa: E402
 from vision.calibration import calibration_layout  # noqa: E402
 
 MM = 0.001
@@ -337,8 +337,6 @@ def draw_new_pieces(rng: random.Random, s: dict) -> dict:
     """The pieces of a "pegs" or "tokens" setup (``NEW_GAMES``): colours a person tells apart
     and sizes round the prints' (Brainmaster's code colours as many as the game has)."""
     if s["family"] == "pegs":
-        from engine.rules.code_pegs import FIRST_CODE_COLOUR
-
         s["material"] = rng.choice(PEG_MATERIALS)
         n = s["players"] - FIRST_CODE_COLOUR + 1
         s["colours"] = draw_colours(rng, PALETTE, n)
@@ -534,8 +532,6 @@ def new_piece_looks(s: dict, game, tex: dict, rng: random.Random) -> dict:
                 mat = men_material(s["material"], colour, rng)
                 jitter = 0.0008
             else:
-                from engine.rules.code_pegs import BLACK, FIRST_CODE_COLOUR
-
                 if kind == "key":
                     colour = s["keys"][0 if owner == BLACK else 1]
                     r, h, jitter = s["key_across"] * mpu, s["key_mm"] * MM, 0.0003
@@ -913,32 +909,26 @@ def render(boards: dict, frames: list[dict], out_dir: Path, work: Path, threads:
     used = {f["board"] for f in todo}
     jobs.write_text(json.dumps({"boards": {k: v for k, v in boards.items() if k in used}, "frames": todo}))
     by_out = {f["out"]: f for f in todo}
-    cmd = [blender, "-b", "--factory-startup", "-t", str(threads), "-P", str(HERE / "scene.py"), "--", str(jobs)]
     t0 = time.time()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    done = 0
-    with open(work / f"blender-{meta['set']}.log", "a") as log:
-        for line in proc.stdout:
-            log.write(line)
-            m = re.match(r"PHOTOREAL frame (\d+)/(\d+) (\S+) ([\d.]+) s", line)
-            if m:
-                done += 1
-                f = by_out[m.group(3)]
-                records[f["name"]] = finish(f, out_dir, boards[f["board"]]["spots"])
-                for ext in (".png", ".json"):
-                    Path(f["out"] + ext).unlink(missing_ok=True)
-                save()
-                spent = time.time() - t0
-                left = spent / done * (len(todo) - done)
-                cpu = cpu_seconds(proc.pid)
-                print(f"picture {len(records)} of {len(frames)}: {f['name']} {f['res'][0]}x{f['res'][1]} "
-                      f"{float(m.group(4)):.1f} s render, {spent / done:.1f} s each ({cpu / done:.1f} s CPU), "
-                      f"ETA {left / 60:.0f} min", flush=True)
-            elif "Error" in line or "Traceback" in line:
-                print("blender: " + line.rstrip(), flush=True)
+
+    def done_one(f, render_s, done, pid):
+        records[f["name"]] = finish(f, out_dir, boards[f["board"]]["spots"])
+        for ext in (".png", ".json"):
+            Path(f["out"] + ext).unlink(missing_ok=True)
+        save()
+        spent = time.time() - t0
+        left = spent / done * (len(todo) - done)
+        cpu = cpu_seconds(pid)
+        print(f"picture {len(records)} of {len(frames)}: {f['name']} {f['res'][0]}x{f['res'][1]} "
+              f"{render_s:.1f} s render, {spent / done:.1f} s each ({cpu / done:.1f} s CPU), "
+              f"ETA {left / 60:.0f} min", flush=True)
+
+    log = work / f"blender-{meta['set']}.log"
+    rc = ms.run_blender(blender, threads, jobs, log, by_out, done_one)
+    done = sum(f["name"] in records for f in todo)
     save()
-    if proc.wait() != 0:
-        print(f"blender failed (exit {proc.returncode}); see {work}/blender-{meta['set']}.log", file=sys.stderr)
+    if rc != 0:
+        print(f"blender failed (exit {rc}); see {log}", file=sys.stderr)
         return 1
     size = sum(p.stat().st_size for p in out_dir.rglob("*") if p.is_file())
     print(f"{meta['set']}: {len(records)} pictures in {out_dir} ({size / 1e6:.1f} MB), "
