@@ -237,6 +237,11 @@ SETS = {
     # sets were read once and are seen.
     "circles3": new_pieces_set(34234, "circles"),
     "pegs3": new_pieces_set(35235, "pegs"),
+    # Fourth seeds (chosen 2026-11-28 09:10, before run 12 was trained): for the first read of a
+    # network trained on more mills and Brain Hanky setups beside the pegs and tokens; the third
+    # sets were read once by runs 9 and 10 and are seen (validation since).
+    "circles4": new_pieces_set(34334, "circles"),
+    "pegs4": new_pieces_set(35335, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
