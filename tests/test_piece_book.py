@@ -461,3 +461,59 @@ def test_calibration_cuts_shifted_empty_looks_for_the_edge_spots_only(tmp_path):
     assert np.linalg.norm(mid - own, axis=1).mean() < np.linalg.norm(far - own, axis=1).mean()
     again = load_calibration(cal.save(tmp_path / "cal.json"), game=GAME)
     assert np.allclose(again.book.shifted.looks, sh.looks, atol=1e-4)
+
+
+def test_pieces_the_colour_of_the_board_are_refused_when_a_colour_part_says_so():
+    """A piece of the board's own colour (a hollow ring of the cloth's colour, only its rim's
+    shading showing, as a white ring on a light cloth) is told from the board by its shape alone:
+    with the embedder's colour part given, the book refuses it, saying so (``LikeTheBoard``, so
+    that calibration can add the family's advice); pieces that differ in colour pass, and without
+    a colour part nothing is checked (a network alone holds no colours apart)."""
+    from vision.piece_book import SHAPE_ONLY, LikeTheBoard, colour_part_of
+
+    rng = np.random.default_rng(21)
+    cloth = (200, 210, 215)
+    n = 12
+    names = tuple(f"p{i}" for i in range(n))
+
+    def picture(at: dict, ring) -> np.ndarray:
+        out = []
+        for i in range(n):
+            p = np.full((S, S, 3), cloth, np.uint8)
+            if at.get(i) == 1:  # a ring of the cloth's colour: its rim's shading only
+                cv2.circle(p, (S // 2, S // 2), 9, ring, 2, cv2.LINE_AA)
+            elif at.get(i) == 2:
+                cv2.circle(p, (S // 2, S // 2), 11, COLOURS["black"], -1, cv2.LINE_AA)
+            out.append(np.clip(p + rng.normal(0, 2.0, p.shape), 0, 255).astype(np.uint8))
+        return np.stack(out)
+
+    emb = PixelEmbedder(lightness=0.25)
+    at = {2: 1, 5: 1, 8: 2, 10: 2}
+    layout = {names[i]: (k, "man") for i, k in at.items()}
+    empties = [emb.embed(picture({}, None)) for _ in range(2)]
+    pieces = emb.embed(picture(at, (170, 180, 185)))
+    args = (emb.name, names, ("man",) * n, empties, pieces, layout)
+    with pytest.raises(LikeTheBoard, match=r"player 1's man is the colour of the board under it \(colour difference "
+                                           r"0\.0\d\d, 0\.045 needed\).*stands out"):
+        build_book(*args, colour_part=colour_part_of(emb))
+    assert isinstance(build_book(*args), PieceBook)  # no colour part: not checked
+    # a ring of a colour that stands out passes, by a margin
+    pieces = emb.embed(picture(at, COLOURS["red"]))
+    book = build_book(emb.name, names, ("man",) * n, empties, pieces, layout, colour_part=colour_part_of(emb))
+    part = colour_part_of(emb)
+    assert np.linalg.norm(part(pieces[[2, 5]]) - part(book.empty[[2, 5]]), axis=1).min() > 2 * SHAPE_ONLY
+
+
+def test_the_joint_embedders_colour_part_is_its_second_parts_own():
+    """``colour_part_of`` a ``JointEmbedder`` takes its pixel part back out of the joint vector, in
+    the pixel part's own units (the joint weight divided out); a network alone has none."""
+    from vision.piece_book import JointEmbedder, colour_part_of
+
+    rng = np.random.default_rng(22)
+    patches = shot(rng, board(rng, 6), {1: (1, "man")}, classes_of(("red",)))
+    first, second = _Unit(), PixelEmbedder(lightness=0.25)
+    joint = JointEmbedder(first, second, 2.0)
+    got = colour_part_of(joint)(joint.embed(patches))
+    assert np.allclose(got, second.embed(patches), atol=1e-6)
+    assert colour_part_of(first) is None
+    assert colour_part_of(JointEmbedder(first, _Unit())) is None

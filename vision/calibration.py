@@ -39,8 +39,8 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
 from .families import Family, family_for
 from .occlusion import HandCheck, shadow_reach
 from .patches import PatchCutter, PatchError
-from .piece_book import (PieceBook, PieceBookError, build_book, embed_frame, embedder_for, embedder_name,
-                         leave_one_out, shifted_empty)
+from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
+                         embedder_for, embedder_name, leave_one_out, shifted_empty)
 
 FORMAT = "arbiter-calibration"
 # The file version written, and the newest read. Version 2 adds the classifier and, for the
@@ -824,7 +824,10 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
     try:
         book = build_book(embedder_name(embedder), family.spots, family.spot_kind,
                           [e for label, e in embs.items() if label.startswith("empty")], embs["pieces"], keys,
-                          classes=[c.key for c in family.classes], name_of=lambda k: family.class_name(*k))
+                          classes=[c.key for c in family.classes], name_of=lambda k: family.class_name(*k),
+                          colour_part=colour_part_of(embedder))
+    except LikeTheBoard as exc:
+        raise CalibrationError(f"{exc}{family.contrast_hint.format(game=cal.game)}") from None
     except PieceBookError as exc:
         raise CalibrationError(str(exc)) from None
     # the edge spots' empty looks about their feet, for frames whose camera sees the pieces' tops
