@@ -208,7 +208,10 @@ def setups(meta) -> dict[str, dict]:
     camera shows after ``arbiter play`` has stepped its exposure down."""
     out: dict[str, dict] = {}
     for rec in meta["frames"]:
-        s = out.setdefault(rec["setup"], {"game": rec["game"], "options": rec.get("options", {}), "empty": None,
+        # a held-out set's four-player setups rendered before 2026-12-06 recorded their players
+        # but not their options (``train_scenes.finish`` dropped them)
+        options = rec.get("options") or ({"players": rec["players"]} if rec.get("players") else {})
+        s = out.setdefault(rec["setup"], {"game": rec["game"], "options": options, "empty": None,
                                           "pieces": None, "frames": [], "stepped": {}})
         if rec["kind"] == "calibration-empty":
             s["empty"] = rec

@@ -348,3 +348,17 @@ def test_a_held_out_sets_four_player_setups_are_a_four_player_game_the_benchmark
     recs = [dict(f, setup=f["setup"], file=f["name"] + ".jpg") for f in frames]
     got = mod.setups({"frames": recs})["s0000-fourplayer"]
     assert got["options"] == {"players": 4} and engine.load(got["game"], **got["options"]).rules.colours == 4
+    # and so does the record ``finish`` writes into set.json (it once dropped the options, and
+    # the benchmark loaded Kunjing for three players and refused the setup's player 4 men)
+    board_spots = {n: (float(i), 0.0) for i, n in enumerate(game.rules.spots)}
+    f = dict(frames[0], out=str(work / "fin" / "c"), k1=0.0)
+    w, h = f["res"]
+    (work / "fin").mkdir(exist_ok=True)
+    cv2.imwrite(f["out"] + ".png", np.full((h, w, 3), 128, np.uint8))
+    Path(f["out"] + ".json").write_text(json.dumps({"pixels": {n: [w / 2 + x, h / 2] for n, (x, _y) in
+                                                               board_spots.items()}, "covered": []}))
+    rec = t.finish(f, work / "fin" / "set", board_spots)
+    assert rec["options"] == {"players": 4}
+    assert mod.setups({"frames": [rec]})["s0000-fourplayer"]["options"] == {"players": 4}
+    del rec["options"]  # a record of a set rendered before: its players stand for its options
+    assert mod.setups({"frames": [rec]})["s0000-fourplayer"]["options"] == {"players": 4}

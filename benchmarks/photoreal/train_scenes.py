@@ -862,7 +862,7 @@ def finish(fr: dict, out_dir: Path, spots: dict) -> dict:
     rec["spots_outside_frame"] = [s for s, (x, y) in pixels.items() if not (0 <= x < w and 0 <= y < h)]
     rec["pixels"] = pixels
     rec["turn_measured"] = round(board_turn(pixels, spots), 2)
-    for k in ("cloth", "players"):
+    for k in ("cloth", "players", "options"):
         if k in fr:
             rec[k] = fr[k]
     return rec
