@@ -147,6 +147,39 @@ def test_a_pieces_shadow_is_forgiven_only_where_a_shadow_can_fall():
     assert check().check(tinted, reach).reason
 
 
+def test_a_coloured_pieces_shadow_may_take_the_pieces_own_tint_and_no_other():
+    """A red man's shadow is reddish (the paper there is lit by light the man throws back): with
+    the standing pieces' tints (``piece_tints``) a shadow tinted along the nearest piece's own
+    colour is forgiven; the same shadow beside a man of another colour, a tint against the
+    piece's, or any tint without the pieces' colours, still counts."""
+    from vision.occlusion import piece_tints
+
+    pair = (probe(4, 4), probe(5, 4))
+    reach = np.zeros(len(PROBES), dtype=bool)
+    reach[list(pair)] = True
+    reddish = ratio_with({i: -3 * T for i in pair})
+    reddish[list(pair), 2] = math.exp(-T)  # BGR: red darkened a third as much as blue and green
+    red, blue = np.array([-1.0, -1.0, 2.0]) / math.sqrt(6), np.array([2.0, -1.0, -1.0]) / math.sqrt(6)
+    standing = np.array([True, False])
+    assert check().check(reddish, reach).reason, "without the pieces' colours a tinted shadow counts"
+    assert check().check(reddish, reach, np.stack([red, np.zeros(3)]), standing).reason == ""
+    assert check().check(reddish, reach, np.stack([blue, np.zeros(3)]), standing).reason
+    assert check().check(reddish, reach, np.stack([-red, np.zeros(3)]), standing).reason
+    # a tint beside the pieces' own: a reddish shadow that also turned green is not the man's
+    greener = reddish.copy()
+    greener[list(pair), 1] = math.exp(2 * T)
+    assert check().check(greener, reach, np.stack([red, np.zeros(3)]), standing).reason
+
+    # the tints themselves: a red disc on grey paper points red, a white or black one nowhere,
+    # an empty spot nowhere
+    paper = np.full((3, 48, 48, 3), 180, np.uint8)
+    paper[0, 19:30, 19:30] = (40, 40, 200)
+    paper[1, 19:30, 19:30] = (30, 30, 30)
+    tints = piece_tints(paper, np.array([True, True, False]))
+    assert tints[0] @ red > 0.9 and np.linalg.norm(tints[0]) == pytest.approx(1.0)
+    assert not tints[1].any() and not tints[2].any()
+
+
 # ------------------------------------------------------------------ the stabiliser's limits
 BOARD = Observation({"a1": Reading(Piece(1, "man"), 1.0), "b2": Reading(None, 1.0)}, "colour")
 OTHER = Observation({"a1": Reading(None, 1.0), "b2": Reading(None, 1.0)}, "colour")

@@ -29,6 +29,7 @@ from engine.core import Piece
 from engine.observation import Observation, Reading
 
 from .calibration import Calibration, CalibrationError
+from .occlusion import piece_tints
 from .patches import PatchCutter
 from .piece_book import PieceBookError, embed_frame, embedder_for
 from .reader import BoardReader, _Seen
@@ -77,7 +78,8 @@ class LearnedReader(BoardReader):
             r.foreign = r.foreign | (looks.foreign > 0)
         self.last_book = r
         occupied = r.choice >= 0
-        covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1))
+        covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1),
+                                   piece_tints(looks.patches, occupied), occupied)
         if covered:
             return Observation.blocked(covered)
         for i, s in enumerate(fam.spots):

@@ -64,10 +64,19 @@ class HandCheck:
         fam = cal.family
         return cls(cal.probes, fam.spots, fam.xy, threshold or fam.probe_threshold, count)
 
-    def check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None) -> ProbeVerdict:
+    def check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None,
+              tints: np.ndarray | None = None, standing: np.ndarray | None = None) -> ProbeVerdict:
         """``shade_ok``: probes where a darkening that keeps the paper's colour is expected (a
         standing piece's shadow can reach them) and is not counted; a hand or an arm changes
-        the colour as well, and its shadow reaches further than a piece's."""
+        the colour as well, and its shadow reaches further than a piece's.
+
+        ``tints`` (N, 3), with ``standing`` (N,) the spots read as holding a piece: each such
+        piece's colour as a direction in log colour (``piece_tints``). A coloured piece tints its
+        own shadow: the paper there is lit by light the piece threw back, so a red man's shadow
+        is reddish and a blue man's bluish (photoreal renders of matte red and blue men: the
+        paper beside them darkened up to three times as much in two channels as in the third).
+        With them, a shadow probe's change of colour along the nearest standing piece's own
+        tint is allowed too; any other change of colour still counts."""
         lr = np.log(np.maximum(ratio, 1e-3))
         local = np.median(lr[self.near], axis=1)
         d = lr - local
@@ -77,7 +86,15 @@ class HandCheck:
         off = score > self.threshold
         if shade_ok is not None:
             level = d.mean(axis=1)
-            tint = np.abs((d - level[:, None]) / limit).max(axis=1)
+            t = (d - level[:, None]) / limit
+            if tints is not None and standing is not None and np.any(standing):
+                at = np.flatnonzero(standing)
+                nearest = at[np.argmin(np.linalg.norm(self.probes[:, None, :] - self.spot_xy[None, at, :], axis=2),
+                                       axis=1)]
+                u = np.asarray(tints, np.float64)[nearest]  # (P, 3), unit or zero
+                along = np.maximum(np.einsum("pc,pc->p", t, u), 0.0)
+                t = t - along[:, None] * u
+            tint = np.abs(t).max(axis=1)
             off &= ~(shade_ok & (level < 0) & (tint <= 1.0))
         bad = np.flatnonzero(off & (self.adjacent[:, off].sum(axis=1) > 0))
         reason = ""
@@ -86,3 +103,32 @@ class HandCheck:
             near = self.spots[int(np.argmin(np.linalg.norm(self.spot_xy - where, axis=1)))]
             reason = f"something is over the board near {near} (a hand or arm?)"
         return ProbeVerdict(reason, score, bad)
+
+
+# A piece whose colour differs from the paper round it by less than this (log colour, its tint
+# part's length) throws back no colour worth allowing for: white, grey and black men.
+TINT_LEAST = 0.1
+
+
+def piece_tints(patches: np.ndarray, standing: np.ndarray) -> np.ndarray:
+    """(N, 3): for each spot read as holding a piece (``standing``), the piece's colour against
+    the paper round it, as a unit direction in log colour with its mean taken out (zero for a
+    piece of no colour, ``TINT_LEAST``, and for an empty spot). ``patches`` (N, S, S, 3): the
+    spots' patches with the frame's light taken out; the middle fifth of a patch is the piece's
+    top, its outermost pixels the board round it."""
+    patches = np.asarray(patches, np.float64)
+    n, size = patches.shape[:2]
+    out = np.zeros((n, 3))
+    if n == 0:
+        return out
+    c, r = size // 2, max(1, size // 10)
+    top = patches[:, c - r:c + r + 1, c - r:c + r + 1].reshape(n, -1, 3).mean(axis=1)
+    rim = np.concatenate([patches[:, :2].reshape(n, -1, 3), patches[:, -2:].reshape(n, -1, 3),
+                          patches[:, :, :2].reshape(n, -1, 3), patches[:, :, -2:].reshape(n, -1, 3)], axis=1)
+    paper = np.median(rim, axis=1)
+    v = np.log(top + 1.0) - np.log(paper + 1.0)
+    v -= v.mean(axis=1, keepdims=True)
+    norm = np.linalg.norm(v, axis=1)
+    keep = np.asarray(standing, bool) & (norm >= TINT_LEAST)
+    out[keep] = v[keep] / norm[keep, None]
+    return out

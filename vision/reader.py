@@ -343,9 +343,11 @@ class BoardReader:
             occupied[self.layout.groups[kind]] = v.choice >= 0
         return self._shadow_reach[:, occupied].any(axis=1)
 
-    def probe_check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None) -> str:
-        """A reason if the background shows something over the board, else '' (``vision.occlusion``)."""
-        verdict = self._hands.check(ratio, shade_ok)
+    def probe_check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None,
+                    tints: np.ndarray | None = None, standing: np.ndarray | None = None) -> str:
+        """A reason if the background shows something over the board, else '' (``vision.occlusion``;
+        ``tints`` and ``standing``: the standing pieces' colours, ``HandCheck.check``)."""
+        verdict = self._hands.check(ratio, shade_ok, tints, standing)
         self.last.probe_deviation = verdict.deviation
         self.last.deviating_probes = verdict.deviating
         return verdict.reason
