@@ -196,6 +196,34 @@ def test_tilted_far_markers_are_found():
     assert reg.method == "markers" and len(reg.markers_seen) == 4 and reg.reprojection_error < 1.5
 
 
+def test_a_large_frame_is_looked_at_half_size_first_with_the_same_corners(monkeypatch):
+    """At 1920x1080 the board's markers are found on the frame at half size, then confirmed at
+    full size round each (``_half_look``): the corners are the full-size look's, to a hundredth of
+    a pixel, and the detector sees a quarter of the pixels. A frame where the half look misses a
+    marker (far, tilted, small) takes the whole look, as before."""
+    import vision.registration as rg
+
+    b = board("morris9")
+    frame = sim_frame(b, 4, size=(1920, 1080), tilt_deg=(5.0, 10.0), fill=(0.7, 0.8))
+    sizes = []
+    real = rg._detect
+    monkeypatch.setattr(rg, "_detect", lambda grey, *a, **k: sizes.append(grey.shape) or real(grey, *a, **k))
+    found = detect_markers(frame.image, b)
+    assert sizes[0] == (540, 960) and (1080, 1920) not in sizes
+    monkeypatch.setattr(rg, "HALF_LOOK_FROM", 10 ** 6)  # the whole look, as before
+    whole = detect_markers(frame.image, b)
+    assert set(found) == set(whole) == set(mk.marker_ids(b))
+    assert max(float(np.abs(found[i] - whole[i]).max()) for i in whole) < 0.01
+    assert corner_error(found, frame, b) < 1.0
+    # far and small markers: the half look cannot confirm them all, and the whole look runs
+    monkeypatch.setattr(rg, "HALF_LOOK_FROM", 1600)
+    far = sim_frame(board("morris9"), 31, size=(1920, 1080), tilt_deg=(32.0, 40.0), fill=(0.3, 0.35))
+    sizes.clear()
+    got = detect_markers(far.image, board("morris9"))
+    assert sizes[0] == (540, 960) and (1080, 1920) in sizes
+    assert set(got) == set(mk.marker_ids(board("morris9"))) and corner_error(got, far, board("morris9")) < 2.0
+
+
 def test_a_far_marker_is_looked_for_again_where_it_should_be():
     """At 640x480 and 38 degrees one marker is too small for the first look; the others place it
     and the closer look (enlarged, contrast stretched) finds it, and nothing else."""
