@@ -116,19 +116,23 @@ def piece_tints(patches: np.ndarray, standing: np.ndarray) -> np.ndarray:
     piece of no colour, ``TINT_LEAST``, and for an empty spot). ``patches`` (N, S, S, 3): the
     spots' patches with the frame's light taken out; the middle fifth of a patch is the piece's
     top, its outermost pixels the board round it."""
-    patches = np.asarray(patches, np.float64)
+    patches = np.asarray(patches)
+    standing = np.asarray(standing, bool)
     n, size = patches.shape[:2]
     out = np.zeros((n, 3))
-    if n == 0:
+    rows = np.flatnonzero(standing)
+    if not len(rows):
         return out
+    p = patches[rows]  # only the standing pieces' patches: Brain Hanky has 1170 spots
+    m = len(rows)
     c, r = size // 2, max(1, size // 10)
-    top = patches[:, c - r:c + r + 1, c - r:c + r + 1].reshape(n, -1, 3).mean(axis=1)
-    rim = np.concatenate([patches[:, :2].reshape(n, -1, 3), patches[:, -2:].reshape(n, -1, 3),
-                          patches[:, :, :2].reshape(n, -1, 3), patches[:, :, -2:].reshape(n, -1, 3)], axis=1)
-    paper = np.median(rim, axis=1)
+    top = p[:, c - r:c + r + 1, c - r:c + r + 1].reshape(m, -1, 3).mean(axis=1, dtype=np.float64)
+    rim = np.concatenate([p[:, :2].reshape(m, -1, 3), p[:, -2:].reshape(m, -1, 3),
+                          p[:, :, :2].reshape(m, -1, 3), p[:, :, -2:].reshape(m, -1, 3)], axis=1)
+    paper = np.median(rim, axis=1).astype(np.float64)
     v = np.log(top + 1.0) - np.log(paper + 1.0)
     v -= v.mean(axis=1, keepdims=True)
     norm = np.linalg.norm(v, axis=1)
-    keep = np.asarray(standing, bool) & (norm >= TINT_LEAST)
-    out[keep] = v[keep] / norm[keep, None]
+    keep = norm >= TINT_LEAST
+    out[rows[keep]] = v[keep] / norm[keep, None]
     return out
