@@ -90,6 +90,19 @@ def test_onnxruntime_gives_what_cv2_gives(net):
     assert np.allclose(a.foreign, b.foreign, atol=1e-3) and np.allclose(a.occupied, b.occupied, atol=1e-3)
 
 
+def test_where_onnxruntime_has_wheels_it_is_installed_and_runs_the_network():
+    """onnxruntime is a dependency on the machines it has wheels for (pyproject.toml): there the
+    network runs through it by default, three times faster than cv2.dnn; elsewhere cv2.dnn."""
+    import importlib.util
+    import platform
+
+    wheels = platform.machine() in ("x86_64", "aarch64", "AMD64", "arm64")
+    if wheels:
+        assert importlib.util.find_spec("onnxruntime") is not None, "pip install -e . (onnxruntime is a dependency)"
+    want = "onnxruntime" if importlib.util.find_spec("onnxruntime") is not None else "cv2"
+    assert SpotNet.load().backend == want
+
+
 def test_cv2_runs_an_exported_network_as_torch_does(tmp_path):
     """The whole export path (layout NCHW, BGR kept, 0..255, the normalisation inside the net):
     a freshly made network, exported, read back through ``SpotNet``."""
