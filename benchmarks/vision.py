@@ -124,6 +124,7 @@ class Job:
     size: tuple[int, int]
     seed: int
     hand: bool
+    camera_seed: int | None = None  # the camera, lamp and noise of this seed's frame (None: ``seed``'s)
 
 
 def make_frame(job: Job):
@@ -131,7 +132,8 @@ def make_frame(job: Job):
     cv2.setNumThreads(1)
     game = engine.load(job.game)
     position = random_position(game, job.seed, MOVE_CAP)
-    frame = sim.simulate(sim.printed_scene(game.board, position), job.seed,
+    frame = sim.simulate(sim.printed_scene(game.board, position),
+                         job.seed if job.camera_seed is None else job.camera_seed,
                          camera(size=job.size, hand=job.hand))
     return frame.image, frozenset(frame.occluded_points), position
 
@@ -202,9 +204,12 @@ def make_reader(game, size: tuple[int, int], reader: str, embedder=None):
     return reader_for(cal, embedder)
 
 
-def make_frames(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool) -> tuple[list, list]:
-    """(jobs, frames): ``count`` seeded frames, one in ``HAND_EVERY`` with a hand."""
-    jobs = [Job(game_name, size, first_seed + i, i % HAND_EVERY == HAND_EVERY - 1) for i in range(count)]
+def make_frames(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool,
+                still: bool = False) -> tuple[list, list]:
+    """(jobs, frames): ``count`` seeded frames, one in ``HAND_EVERY`` with a hand; with ``still``
+    every frame seen by the first frame's camera (each its own position), as in play."""
+    jobs = [Job(game_name, size, first_seed + i, i % HAND_EVERY == HAND_EVERY - 1, first_seed if still else None)
+            for i in range(count)]
     frames = pool.map(make_frame, jobs) if pool is not None else [make_frame(j) for j in jobs]
     return jobs, frames
 
@@ -348,19 +353,23 @@ class SpeedRow:
     read_right: int = 0
     clear: int = 0
     error: str = ""
+    still: bool = False  # every frame from one camera (as in play), not a camera of its own
 
 
 def speed_rows(readers: list[str], embedder, count: int, pool, repeat: int) -> list[SpeedRow]:
     """Every reader of ``readers`` on the same ``count`` frames of each ``SPEED_ROWS`` setting:
-    each frame's first read timed whole and by stage, and the best of ``repeat`` reads."""
+    each frame's first read timed whole and by stage, and the best of ``repeat`` reads. Each
+    setting twice: every frame with a camera of its own (the marker search over the whole frame
+    every time), and every frame from one still camera, as in play (the markers looked for where
+    they were)."""
     out = []
     clock = time.perf_counter
-    for name, size in SPEED_ROWS:
+    for still, (name, size) in [(st, row) for st in (False, True) for row in SPEED_ROWS]:
         game = engine.load(name)
         spots = spots_of(game)
-        jobs, frames = make_frames(name, size, count, SPEED_SEED, pool)
+        jobs, frames = make_frames(name, size, count, SPEED_SEED, pool, still)
         for kind in readers:
-            row = SpeedRow(name, size, kind)
+            row = SpeedRow(name, size, kind, still=still)
             out.append(row)
             try:
                 reader = make_reader(game, size, kind, embedder)
@@ -399,19 +408,22 @@ def print_speed(rows: list[SpeedRow], embedder_words: str, repeat: int) -> list[
     print("  " + "-" * (len(head) - 2))
     targets = []
     for r in rows:
+        if r.still and not any(q.still for q in rows[:rows.index(r)]):
+            print("  with one still camera, as in play (each frame its own position, the same camera):")
         sz = f"{r.size[0]}x{r.size[1]}"
+        still = " (still camera)" if r.still else ""
         if r.error:
             print(f"  {r.game:18s} {sz:>9s} {r.reader:8s} {r.error}")
-            targets.append((f"{r.reader} {r.game} {sz} calibrates", False, r.error[:60]))
+            targets.append((f"{r.reader} {r.game} {sz}{still} calibrates", False, r.error[:60]))
             continue
         med, p99 = statistics.median(r.ms), pct(r.ms, 99)
         st = " ".join(fmt(statistics.median(r.stages[s]) if r.stages[s] else math.nan, "8.2f")
                       if (r.reader == "learned" or s in ("locate", "classify")) else f"{'-':>8s}" for s in STAGES)
         print(f"  {r.game:18s} {sz:>9s} {r.reader:8s} {len(r.ms):6d} {r.read_right:>3d}/{r.clear:<3d} "
               f"{med:7.2f} {p99:7.2f} {fmt(pct(r.best_ms, 99), '8.2f')} {st}")
-        targets.append((f"{r.reader} {r.game} {sz} median <= {TARGET_SPEED_MED:.0f} ms", med <= TARGET_SPEED_MED,
-                        f"{med:.2f} ms"))
-        targets.append((f"{r.reader} {r.game} {sz} p99 <= {TARGET_SPEED_P99:.0f} ms", p99 <= TARGET_SPEED_P99,
+        targets.append((f"{r.reader} {r.game} {sz}{still} median <= {TARGET_SPEED_MED:.0f} ms",
+                        med <= TARGET_SPEED_MED, f"{med:.2f} ms"))
+        targets.append((f"{r.reader} {r.game} {sz}{still} p99 <= {TARGET_SPEED_P99:.0f} ms", p99 <= TARGET_SPEED_P99,
                         f"{p99:.2f} ms (best of {repeat}: {fmt(pct(r.best_ms, 99), '.2f')} ms)"))
     return targets
 
@@ -501,7 +513,7 @@ def main() -> None:
     if args.speed_only:
         print("\nTargets (issue 31):")
         for text, ok, detail in speed_targets:
-            print(f"  {'PASS' if ok else 'MISS'}  {text:52s} {detail}")
+            print(f"  {'PASS' if ok else 'MISS'}  {text:67s} {detail}")
         print(f"\n{sum(len(r.ms) for r in speed)} reads in {elapsed:.0f} s (simulation included).")
         return
     summary(rows, readers, args, elapsed, speed_targets)

@@ -34,6 +34,12 @@ def test_quick_speed_table_of_the_learned_reader_runs_and_gives_every_stage():
         assert sum(nums[3:]) <= nums[0] * 2 + 1, f"stages add up to more than the read: {row.group(0)}"
     assert "measured" not in re.findall(r"^\s+\S+\s+\d+x\d+ (\w+)", out, re.M)
     assert re.search(r"^\s+(PASS|MISS)\s+learned nine-mens-morris 1280x720 median <= 30 ms", out, re.M)
+    # and again with one still camera, as in play: its own rows after their heading, and targets
+    still = out.split("with one still camera, as in play")
+    assert len(still) == 2, out
+    for game, size in (("nine-mens-morris", "1280x720"), ("brain-hanky", "1920x1080")):
+        assert re.search(rf"^\s+{game}\s+{size} learned\s+2\s+\d+/\d+\s", still[1], re.M), still[1]
+        assert re.search(rf"^\s+(PASS|MISS)\s+learned {game} {size} \(still camera\) median <= 30 ms", out, re.M)
 
 
 def test_the_speed_table_says_so_when_the_spot_network_cannot_be_had(monkeypatch):
