@@ -192,16 +192,22 @@ def embedder_of(choice: str):
     return net, f"spot network {piece_book.embedder_name(net)} on {net.backend}"
 
 
-def make_reader(game, size: tuple[int, int], reader: str, embedder=None):
-    """The ``reader`` ("measured" or "learned") for ``game``'s board at ``size``, calibrated as a
-    user would (the empty board and the layout picture, one seeded camera); the learned one from
-    the full layout (several pieces of each class). Raises CalibrationError."""
+def calibrate_for(game, size: tuple[int, int], reader: str, embedder=None):
+    """The calibration of ``game``'s board at ``size`` for the ``reader`` ("measured" or
+    "learned"), as a user would make it (the empty board and the layout picture, one seeded
+    camera); the learned one from the full layout (several pieces of each class). Raises
+    CalibrationError."""
     layout, _ = calibration_layout(game, full=reader == "learned")
     settings = camera(size=size)
     empty = sim.simulate(sim.printed_scene(game.board, {}), CAL_SEED, settings).image
     pieces = sim.simulate(sim.printed_scene(game.board, layout), CAL_SEED, settings).image
-    cal = calibrate(game, empty, pieces, position=layout, classifier=reader, embedder=embedder)
-    return reader_for(cal, embedder)
+    return calibrate(game, empty, pieces, position=layout, classifier=reader, embedder=embedder)
+
+
+def make_reader(game, size: tuple[int, int], reader: str, embedder=None):
+    """A fresh ``reader`` for ``game``'s board at ``size`` (``calibrate_for``). Raises
+    CalibrationError."""
+    return reader_for(calibrate_for(game, size, reader, embedder), embedder)
 
 
 def make_frames(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool,
@@ -364,6 +370,7 @@ def speed_rows(readers: list[str], embedder, count: int, pool, repeat: int) -> l
     they were)."""
     out = []
     clock = time.perf_counter
+    calibrations: dict[tuple, object] = {}  # one per setting and reader; a fresh reader per row
     for still, (name, size) in [(st, row) for st in (False, True) for row in SPEED_ROWS]:
         game = engine.load(name)
         spots = spots_of(game)
@@ -371,11 +378,16 @@ def speed_rows(readers: list[str], embedder, count: int, pool, repeat: int) -> l
         for kind in readers:
             row = SpeedRow(name, size, kind, still=still)
             out.append(row)
-            try:
-                reader = make_reader(game, size, kind, embedder)
-            except CalibrationError as exc:
-                row.error = f"calibration failed: {exc}"
+            key = (name, size, kind)
+            if key not in calibrations:
+                try:
+                    calibrations[key] = calibrate_for(game, size, kind, embedder)
+                except CalibrationError as exc:
+                    calibrations[key] = exc
+            if isinstance(calibrations[key], CalibrationError):
+                row.error = f"calibration failed: {calibrations[key]}"
                 continue
+            reader = reader_for(calibrations[key], embedder)
             stage = StageClock(reader)
             with stage.timing():
                 for job, (image, _covered, position) in zip(jobs, frames):
@@ -407,8 +419,8 @@ def print_speed(rows: list[SpeedRow], embedder_words: str, repeat: int) -> list[
     print(head)
     print("  " + "-" * (len(head) - 2))
     targets = []
-    for r in rows:
-        if r.still and not any(q.still for q in rows[:rows.index(r)]):
+    for r, before in zip(rows, [None, *rows]):
+        if r.still and not (before and before.still):
             print("  with one still camera, as in play (each frame its own position, the same camera):")
         sz = f"{r.size[0]}x{r.size[1]}"
         still = " (still camera)" if r.still else ""

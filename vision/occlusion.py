@@ -58,6 +58,8 @@ class HandCheck:
         self.near = np.argsort(d, axis=1, kind="stable")[:, 1:k]
         spacing = float(np.sort(d, axis=1)[:, 1].max()) if len(probes) > 1 else 1.0
         self.adjacent = (d > 0) & (d <= 1.5 * spacing)
+        # (P, N) each probe's distance to each spot: whose standing piece is nearest (``check``)
+        self.to_spot = np.linalg.norm(probes[:, None, :] - spot_xy[None, :, :], axis=2)
 
     @classmethod
     def of(cls, cal, threshold: float | None = None, count: int = 2) -> "HandCheck":
@@ -89,8 +91,7 @@ class HandCheck:
             t = (d - level[:, None]) / limit
             if tints is not None and standing is not None and np.any(standing):
                 at = np.flatnonzero(standing)
-                nearest = at[np.argmin(np.linalg.norm(self.probes[:, None, :] - self.spot_xy[None, at, :], axis=2),
-                                       axis=1)]
+                nearest = at[np.argmin(self.to_spot[:, at], axis=1)]
                 u = np.asarray(tints, np.float64)[nearest]  # (P, 3), unit or zero
                 along = np.maximum(np.einsum("pc,pc->p", t, u), 0.0)
                 t = t - along[:, None] * u

@@ -161,11 +161,14 @@ def _digest(path) -> str:
 def colour_part_of(embedder):
     """The function that takes an embedder's vectors (n, D) to the part holding colours (n, k)
     (``build_book``'s ``colour_part``), or None when its vectors hold none apart: a
-    ``PixelEmbedder``'s are all colour, a ``JointEmbedder``'s its second part's, a network's none."""
-    if isinstance(embedder, JointEmbedder):
-        return embedder.colour_part()
+    ``PixelEmbedder``'s are all colour; a ``JointEmbedder``'s, its second part's when that is a
+    ``PixelEmbedder`` (the vector's last ``dim`` values, the joint weight divided out); a
+    network's none."""
     if isinstance(embedder, PixelEmbedder):
         return np.asarray
+    if isinstance(embedder, JointEmbedder) and isinstance(embedder.parts[1], PixelEmbedder):
+        width, weight = embedder.parts[1].dim, embedder.weight
+        return lambda emb: np.asarray(emb)[:, -width:] / weight
     return None
 
 
@@ -288,17 +291,6 @@ class JointEmbedder:
                 e = part.embed(p)
             embs.append(np.asarray(e, np.float32) * (self.weight if j else 1.0))
         return SimpleNamespace(embedding=np.concatenate(embs, axis=1), foreign=foreign)
-
-    def colour_part(self):
-        """``build_book``'s ``colour_part`` for this embedder's vectors: the second part's colours
-        in its own units (the weight taken out), or None when the second part holds no colours.
-        The second part is the vector's last ``dim`` values."""
-        second = self.parts[1]
-        own = colour_part_of(second)
-        if own is None or not isinstance(getattr(second, "dim", None), int):
-            return None
-        width, weight = second.dim, self.weight
-        return lambda emb: own(np.asarray(emb)[:, np.asarray(emb).shape[1] - width:] / weight)
 
     def read(self, patches: np.ndarray):
         """``read_both`` with the same patches for both parts (no light to take out known)."""

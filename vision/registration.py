@@ -235,15 +235,15 @@ def detect_markers(image: np.ndarray, board=None, hint: np.ndarray | None = None
     enlarged (a small frame) or contrast-equalised, keeping only the board's ids.
     """
     grey = _grey(image)
-    if board is not None and max(grey.shape) >= HALF_LOOK_FROM:
-        quick = _half_look(grey, {m.id: m for m in mk.marker_layout(board)})
+    layout = {} if board is None else {m.id: m for m in mk.marker_layout(board)}
+    if layout and max(grey.shape) >= HALF_LOOK_FROM:
+        quick = _half_look(grey, layout)
         if quick is not None:
             return quick
     hits = _detect(grey, "frame")
     found = dict(hits)
     if board is None:
         return found
-    layout = {m.id: m for m in mk.marker_layout(board)}
     found.update(_unique(hits, layout))
     if all(i in found for i in layout):
         return found
