@@ -63,3 +63,15 @@ def test_unblurred_samples_are_made_relative_like_the_others_and_their_clipped_o
     # the clipped samples take the mean of the gem's others (``Pattern.fill_clipped``)
     np.testing.assert_allclose(rel.unblurred["gem"][0, :3], np.broadcast_to((raw[0, 3:] / scale[0]).mean(axis=0),
                                                                             (3, 3)), rtol=1e-5)
+
+
+def test_nanmedian_is_numpys_with_and_without_missing_values():
+    """``sampling.nanmedian`` skips NumPy's slow masked path only when nothing is missing: the
+    same numbers either way, NaN rows ignored as ``np.nanmedian`` ignores them."""
+    rng = np.random.default_rng(5)
+    a = rng.random((40, 7, 3))
+    assert np.array_equal(sampling.nanmedian(a, axis=1), np.nanmedian(a, axis=1))
+    a[3, 2, 1] = a[10, :, 0][0] = np.nan
+    got = sampling.nanmedian(a, axis=1)
+    assert np.array_equal(got, np.nanmedian(a, axis=1))
+    assert np.isfinite(got[3, 1]) and got[3, 1] == np.median(np.delete(a[3, :, 1], 2))

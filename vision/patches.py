@@ -218,9 +218,13 @@ class PatchCutter:
         of the line from its foot to its top, the patch's centre): see ``marker_zones``."""
         half = self.step * (self.size - 1) / 2.0
         lo, hi = at - half, at + half
-        hits = [i for i in range(len(at)) if any(lo[i, 0] < z[2] and hi[i, 0] > z[0] and lo[i, 1] < z[3]
-                                                 and hi[i, 1] > z[1] for z in self.zones)]
-        if not hits:
+        z = np.asarray(self.zones, np.float64)  # (Z, 4): x0, y0, x1, y1
+        # the patches whose square overlaps a marker's: one comparison of every spot with every
+        # zone (a loop over Brain Hanky's 1170 spots in Python cost 4 ms a frame)
+        overlap = ((lo[:, None, 0] < z[None, :, 2]) & (hi[:, None, 0] > z[None, :, 0])
+                   & (lo[:, None, 1] < z[None, :, 3]) & (hi[:, None, 1] > z[None, :, 1]))
+        hits = np.flatnonzero(overlap.any(axis=1))
+        if not len(hits):
             return
         x0, y0, x1, y1 = self.inside
         local = (self._square @ self._grid.astype(np.float64))[:2]  # (2, S * S) board offsets from the centre

@@ -50,6 +50,8 @@ from typing import Any, Protocol, runtime_checkable
 import cv2
 import numpy as np
 
+from . import sampling
+
 FORMAT = "arbiter-piece-book"
 VERSION = 1
 # A piece no farther from the empty spot it stands on than this many times the empty board's
@@ -697,7 +699,7 @@ def spot_light(layout, ratio: np.ndarray) -> np.ndarray:
     """(N, 3): the light at each spot relative to the empty picture's, per channel, from the
     background probes nearest it (``sampling.normalise``'s own measure)."""
     with np.errstate(all="ignore"):
-        light = np.nanmedian(np.asarray(ratio, np.float64)[layout.near], axis=1)
+        light = sampling.nanmedian(np.asarray(ratio, np.float64)[layout.near], axis=1)
     return np.where(np.isfinite(light) & (light > 0), light, 1.0)
 
 

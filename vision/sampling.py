@@ -326,6 +326,16 @@ def choose_probes(family: Family, candidates: np.ndarray, image: np.ndarray, boa
     return ok & (off < max_off)
 
 
+def nanmedian(a: np.ndarray, axis: int) -> np.ndarray:
+    """``np.nanmedian``, which takes a masked array's slow path for short rows even when nothing
+    is missing (2 ms a frame for Brain Hanky's 1170 spots): the plain median when no value is NaN,
+    the same numbers."""
+    a = np.asarray(a)
+    if not np.isnan(a).any():
+        return np.median(a, axis=axis)
+    return np.nanmedian(a, axis=axis)
+
+
 def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
               background: np.ndarray) -> tuple[Relative, np.ndarray]:
     """Spot colours relative to the board background, and the light ratio at every probe.
@@ -334,7 +344,7 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     board's background colour near each spot. Returns (``Relative``, ratios (P, 3)).
     """
     ratio = samples.probes / np.maximum(empty_probes, 1.0)
-    light = np.nanmedian(ratio[layout.near], axis=1)  # (N, 3)
+    light = nanmedian(ratio[layout.near], axis=1)  # (N, 3)
     scale = np.maximum(light * background, 1e-3)
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
 
