@@ -54,6 +54,21 @@ def test_a_seed_gives_the_same_setups_and_another_seed_others(t, drawn):
     assert t.draw_setup(7, 5, hold) == t.draw_setup(7, 5, hold)
 
 
+def test_a_run_split_at_from_renders_the_same_setups_and_frames(t, tmp_path):
+    """``--from K`` (a second core rendering a run's last setups into a folder of its own) gives
+    exactly the setups and frame specs of those setups in the full run, and nothing else."""
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT)
+    boards, frames = t.make_specs(40040, 6, hold, tmp_path / "all")
+    tail_boards, tail_frames = t.make_specs(40040, 6, hold, tmp_path / "tail", first=4)
+    assert list(tail_boards) == list(boards)[4:]
+
+    def spec(f):  # where the work folder's files go is the only difference
+        return json.dumps(f, sort_keys=True).replace(str(tmp_path / "all"), "").replace(str(tmp_path / "tail"), "")
+
+    assert [spec(f) for f in tail_frames] == [spec(f) for f in frames if f["setup"] in tail_boards]
+    assert all(f["setup"] in tail_boards for f in tail_frames)
+
+
 def test_every_drawn_value_lies_in_its_range(t, drawn):
     for s in drawn:
         assert s["family"] in ("men", "hanky")

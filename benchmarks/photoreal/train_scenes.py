@@ -801,11 +801,13 @@ def setup_name(index: int, s: dict) -> str:
 
 
 def make_specs(seed: int, n_setups: int, hold_out: list[Factor], work: Path, n_frames: int = FRAMES,
-               only: Factor | None = None, tag: str = "train", family: str | None = None) -> tuple[dict, list[dict]]:
-    """Boards and frames of ``n_setups`` setups (``draw_setup``; ``only``: a held-out set;
-    ``family``: of that family's games only)."""
+               only: Factor | None = None, tag: str = "train", family: str | None = None,
+               first: int = 0) -> tuple[dict, list[dict]]:
+    """Boards and frames of setups ``first`` to ``n_setups - 1`` (``draw_setup``; ``only``: a
+    held-out set; ``family``: of that family's games only). Setup ``i`` is the same whatever
+    ``first`` is, so two processes may render one run's setups into two folders."""
     boards, frames = {}, []
-    for i in range(n_setups):
+    for i in range(first, n_setups):
         s = draw_setup(seed, i, hold_out, only, family)
         name = setup_name(i, s)
         board, fr = setup_frames(name, s, work, n_frames, tag)
@@ -943,6 +945,9 @@ def main(argv=None) -> int:
     ap.add_argument("mode", choices=("train", "heldout"))
     ap.add_argument("--setups", type=int, default=60, help="setups (each: two calibration pictures and --frames)")
     ap.add_argument("--frames", type=int, default=FRAMES, help="frames per setup besides its calibration pictures")
+    ap.add_argument("--from", dest="first", type=int, default=0,
+                    help="train: render setups FROM to --setups - 1 only (the same setups as in a full run), "
+                         "so that a second core can render the last ones into another folder")
     ap.add_argument("--seed", type=int, default=TRAIN_SEED)
     ap.add_argument("--hold-out", default=DEFAULT_HOLD_OUT,
                     help=f"factors no training setup has (default {DEFAULT_HOLD_OUT}; 'none' for none)")
@@ -959,6 +964,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.setups < 1 or args.frames < 0:
         raise SystemExit("--setups must be 1 or more and --frames 0 or more")
+    if not 0 <= args.first < args.setups or (args.first and args.mode != "train"):
+        raise SystemExit("--from must lie below --setups, and is for train sets only")
     hold = parse_hold_out(args.hold_out)
     out = Path(args.out)
     work = Path(args.work) if args.work else out / ".work"
@@ -978,14 +985,15 @@ def main(argv=None) -> int:
             # each held-out set its own seed, from the factor's name: adding one changes no other
             runs.append((f"heldout-{f.slug}", args.seed + 1 + zlib.crc32(f.name.encode()) % 100000, f, out / f.slug))
     for set_name, seed, only, where in runs:
-        boards, frames = make_specs(seed, args.setups, hold, work, args.frames, only, set_name, args.family)
+        boards, frames = make_specs(seed, args.setups, hold, work, args.frames, only, set_name, args.family,
+                                    args.first if only is None else 0)
         if args.dry_run:
             for name in boards:
                 fr = next(f for f in frames if f["setup"] == name)
                 print(name, json.dumps(fr["factors"]))
             continue
         meta = {"set": set_name, "seed": seed, "hold_out": [f.name for f in hold],
-                "factor": only.name if only else None, "family": args.family, "setups": args.setups, "frames_per_setup": args.frames,
+                "factor": only.name if only else None, "family": args.family, "setups": args.setups, "from": args.first, "frames_per_setup": args.frames,
                 "made_by": "benchmarks/photoreal/make_set.py " + " ".join(sys.argv[1:] if argv is None else argv)}
         rc = render(boards, frames, where, work, args.threads, meta, blender)
         if rc:
