@@ -309,7 +309,8 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
                                          "refused_reasons": Counter(), "hand": 0, "hand_read": 0,
                                          "hand_refused": 0, "ms": [], "uncalibrated_frames": 0, "crashes": 0,
                                          "stepped": 0, "stepped_right": 0, "stepped_refused": 0,
-                                         "stepped_spots": 0, "stepped_wrong": 0, "no_step": 0})
+                                         "stepped_spots": 0, "stepped_wrong": 0, "no_step": 0,
+                                         "spots_unread": 0, "partial": 0, "hand_unread": 0})
         g["setups"] += 1
         t = time.perf_counter()
         cal, err = calibrate_setup(meta["dir"], game, s, locate, classifier, embedder)
@@ -341,6 +342,9 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
                 g["hand"] += 1
                 if obs.occluded:
                     g["hand_refused"] += 1
+                elif rec.get("hand_pose") is None and rec.get("covered") and set(rec["covered"]) <= set(obs.unread()):
+                    # a cup or the like, no arm: every spot it hides given as unread, none read
+                    g["hand_unread"] += 1
                 else:
                     g["hand_read"] += 1
             else:
@@ -364,14 +368,19 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
                     g["clear_read"] += 1
                     want = truth(rec)
                     wrong = []
+                    unread = obs.unread()  # spots the reader said it could not read: not scored as read
                     for spot, reading in obs.points.items():
-                        if reading.piece != want.get(spot):
+                        if spot not in unread and reading.piece != want.get(spot):
                             wrong.append(f"{spot}: {_name(game, want.get(spot))} read as "
                                          f"{_name(game, reading.piece)}")
-                    g["spots_read"] += len(obs.points)
+                    g["spots_read"] += len(obs.points) - len(unread)
                     g["spots_wrong"] += len(wrong)
-                    g["right"] += not wrong
+                    g["spots_unread"] += len(unread)
+                    g["partial"] += bool(unread) and not wrong
+                    g["right"] += not wrong and not unread
                     row["wrong"] = wrong
+                    if unread:
+                        row["unread"] = sorted(unread)
             per_frame.append(row)
     for g in games.values():
         ms = g.pop("ms")
@@ -392,16 +401,17 @@ def _score_step(g: dict, obs, want: dict) -> str:
     if obs.occluded:
         g["stepped_refused"] += 1
         return "refused"
-    wrong = sum(reading.piece != want.get(spot) for spot, reading in obs.points.items())
-    g["stepped_spots"] += len(obs.points)
+    unread = obs.unread()
+    wrong = sum(spot not in unread and reading.piece != want.get(spot) for spot, reading in obs.points.items())
+    g["stepped_spots"] += len(obs.points) - len(unread)
     g["stepped_wrong"] += wrong
-    g["stepped_right"] += not wrong
-    return "wrong" if wrong else "right"
+    g["stepped_right"] += not wrong and not unread
+    return "wrong" if wrong else "right" if not unread else "in part"
 
 
 # The counts a game's figures are made of, which add up over setups, sets and games.
 COUNTS = ("spots_read", "spots_wrong", "clear", "right", "refused", "hand", "hand_read", "stepped", "stepped_right",
-          "stepped_refused", "stepped_spots", "stepped_wrong", "no_step")
+          "stepped_refused", "stepped_spots", "stepped_wrong", "no_step", "spots_unread", "partial", "hand_unread")
 
 
 def _after_step(g: dict) -> dict:
@@ -460,6 +470,12 @@ def table(res: dict) -> str:
             + (f"{sim['point_err']:.3f}, {sim['right']:.0f}" if sim else ""))
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
                  f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
+    t = res["totals"]
+    if t.get("spots_unread") or t.get("hand_unread"):
+        lines.append(f"left unread beside a covered corner marker: {int(t.get('spots_unread', 0))} spots of clear "
+                     f"frames ({int(t.get('partial', 0))} frames read right but for them, not counted right); "
+                     f"{int(t.get('hand_unread', 0))} frames with a cup over spots read with every hidden spot "
+                     f"left unread (not counted as read)")
     if res["totals"].get("stepped") or res["totals"].get("no_step"):
         lines.append("after exposure steps (each frame refused as over-exposed replaced by the same scene a stop "
                      "darker, and two while still over-exposed, as `arbiter play` steps the camera):")
@@ -547,6 +563,12 @@ def pooled_table(pool: dict[str, dict]) -> str:
                      f"{int(a['refused']):<4} {ok[2]:<6} {int(t['hand_read'])}/{int(t['hand'])} {ok[3]}")
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
                  f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
+    t = {k: sum(g.get(k, 0) for g in pool.values()) for k in ("spots_unread", "partial", "hand_unread")}
+    if t["spots_unread"] or t["hand_unread"]:
+        lines.append(f"left unread beside a covered corner marker: {int(t.get('spots_unread', 0))} spots of clear "
+                     f"frames ({int(t.get('partial', 0))} frames read right but for them, not counted right); "
+                     f"{int(t.get('hand_unread', 0))} frames with a cup over spots read with every hidden spot "
+                     f"left unread (not counted as read)")
     return "\n".join(lines)
 
 

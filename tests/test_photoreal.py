@@ -622,6 +622,29 @@ def test_the_sets_are_pooled_per_family_after_the_exposure_steps():
     assert bh_line.count("MISSES") == 3 and "98.0% (49)" in bh_line
 
 
+def test_spots_left_unread_are_neither_read_nor_right_and_are_said():
+    """A spot the reader gives as unread (beside a corner marker a cup covers) is not scored as a
+    reading, right or wrong; its frame is not counted fully right; and the pooled table says how
+    many there were."""
+    from engine.core import Piece
+    from engine.observation import Observation, Reading
+
+    h = _harness()
+    man = Piece(0, "man")
+    want = {"a7": man, "d7": None, "g7": man}
+    g = {"stepped": 0, "stepped_spots": 0, "stepped_wrong": 0, "stepped_right": 0, "stepped_refused": 0}
+    part = Observation({"a7": Reading.unknown("something covers the corner marker"), "d7": Reading(None, 1.0),
+                        "g7": Reading(man, 1.0)})
+    assert h._score_step(g, part, want) == "in part"
+    assert (g["stepped_spots"], g["stepped_wrong"], g["stepped_right"]) == (2, 0, 0)
+    whole = Observation({"a7": Reading(man, 1.0), "d7": Reading(None, 1.0), "g7": Reading(man, 1.0)})
+    assert h._score_step(g, whole, want) == "right" and g["stepped_right"] == 1
+    counts = {k: 0 for k in h.COUNTS} | {"clear": 4, "right": 3, "spots_read": 40, "spots_unread": 1,
+                                         "partial": 1, "hand": 1, "hand_unread": 1}
+    text = h.pooled_table(h.pooled([{"set": "s", "games": {"nine-mens-morris": counts}}]))
+    assert "left unread beside a covered corner marker: 1 spots" in text and "1 frames with a cup" in text
+
+
 # ---------------------------------------------------------------------------- issue 33's pieces
 def _placed(frame):
     """{spot: (x, y, radius)} of a frame's pieces as ``scene.py`` will stand them (metres)."""

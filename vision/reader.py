@@ -204,11 +204,15 @@ class BoardReader:
         return self._finished(Observation(ordered, self.sees), reg, image)
 
     def _finished(self, obs: Observation, reg: rg.Registration, image: np.ndarray) -> Observation:
-        """``obs``, unless a corner marker the fit did without is covered (``_hidden_marker``)."""
-        hidden = self._hidden_marker(reg, image, obs)
+        """``obs``, unless a corner marker the fit did without is covered (``_hidden_marker``);
+        the spots beside a covered marker that a hand did not reach are given as unread."""
+        hidden, unread = self._hidden_marker(reg, image, obs)
         if hidden:
             return Observation.blocked(hidden)
-        self._last_view = obs.view()
+        self._last_view = obs.view()  # as read: the next frame's spots are held to these
+        if unread:
+            points = {s: Reading.unknown(unread[s]) if s in unread else r for s, r in obs.points.items()}
+            obs = Observation(points, obs.sees)
         return obs
 
     def _washed_out(self, probes: np.ndarray) -> float:
@@ -289,8 +293,10 @@ class BoardReader:
                 return self.cal.family.class_name(*keys[int(np.argmax(share))])
         return ""
 
-    def _hidden_marker(self, reg: rg.Registration, image: np.ndarray, obs: Observation) -> str:
-        """A reason when a marker the fit did without is covered and the cover may reach the board.
+    def _hidden_marker(self, reg: rg.Registration, image: np.ndarray,
+                       obs: Observation) -> tuple[str, dict[str, str]]:
+        """(a reason when a marker the fit did without is covered and the cover may reach the
+        board, else ""; the spots beside a covered marker to give as unread, each with its note).
 
         A hand reaching across a corner hides its marker; the fit goes on with the other three
         (or the last good one), and a pale hand under a bright lamp can look like the paper to
@@ -299,9 +305,14 @@ class BoardReader:
         detector merely missed it (blur, a steep view). When it does not, something covers it:
         a cup on the corner is harmless, a hand is not. So the frame is read only if the spots
         near that corner read as they did in the last frame this reader read (a reader that has
-        read none refuses): a cup changes nothing there, a hand does."""
+        read none refuses): a cup changes nothing there, a hand does. Even then those spots are
+        not read: the cup may hide the corner point too, and what the camera sees there is the
+        cup (a glass cup over a7 read as the man seen there a frame before, when he had gone:
+        docs/learned-reader.md). They are given as unread, and the referee waits for them
+        only when a step turns on them."""
         if not reg.method.startswith("markers"):
-            return ""
+            return "", {}
+        unread: dict[str, str] = {}
         for m in self._markers:
             if m.id in reg.markers_seen or rg.marker_likeness(image, reg.board_to_image, m) >= MARKER_LIKE:
                 continue
@@ -309,10 +320,13 @@ class BoardReader:
             d = np.linalg.norm(self.cal.family.xy - np.asarray(m.centre), axis=1)
             near = [spots[i] for i in np.flatnonzero(d <= d.min() + MARKER_REACH)]
             now = obs.view()
+            corner = spots[int(np.argmin(d))]
             if self._last_view is None or any(now[s] != self._last_view.get(s) for s in near):
-                return (f"something is over the board near {spots[int(np.argmin(d))]}, covering a corner marker "
-                        f"(a hand or arm?)")
-        return ""
+                return (f"something is over the board near {corner}, covering a corner marker (a hand or arm?)",
+                        {})
+            for s in near:
+                unread[s] = f"something covers the board's corner marker beside {corner} (move it off the corner)"
+        return "", unread
 
     def _darker_than_darkest(self, kind: str, top: np.ndarray, v, curve: np.ndarray | None = None) -> np.ndarray:
         """Spots read as the darkest piece class that show darker still, in every channel, than
