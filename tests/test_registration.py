@@ -328,8 +328,9 @@ def test_a_calibrations_locator_makes_one_tracker_per_reader():
 
 def test_reader_reads_through_two_covered_markers():
     """Through ``BoardReader``: after a good frame, the same view with a grey card over two
-    markers still reads exactly, through the held fit, and the diagnostics say it was held. A
-    reader that never had a good fit refuses the same frame."""
+    markers still reads through the held fit, every spot as it is but those beside the covered
+    corners, given as unread (the card may hide them too), and the diagnostics say it was held.
+    A reader that never had a good fit refuses the same frame."""
     import engine
     from engine.observation import spots_of, view
     from vision.calibration import calibrate, calibration_layout
@@ -353,7 +354,10 @@ def test_reader_reads_through_two_covered_markers():
     assert reader.read(frame.image).view() == truth and reader.last.registration.method == "markers"
     obs = reader.read(covered)
     assert not obs.occluded, obs.reason
-    assert obs.view() == truth
+    unread = obs.unread()
+    assert unread and len(unread) <= 4, unread
+    assert {s: v for s, v in obs.view().items() if s not in unread} == {s: v for s, v in truth.items()
+                                                                       if s not in unread}
     reg = reader.last.registration
     assert reg.method == "markers-held" and reg.markers_seen == ids[2:] and "held" in reg.note
 
