@@ -203,20 +203,24 @@ def board_label(s: dict) -> str:
 
 
 def setups(meta) -> dict[str, dict]:
-    """{setup: {"game", "empty", "pieces", "frames": [...], "stepped": {frame file: record}}} in
-    set order. ``stepped``: the same scene one stop darker (``make_set.stepped``), what the
-    camera shows after ``arbiter play`` has stepped its exposure down."""
+    """{setup: {"game", "empty", "pieces", "full", "frames": [...], "stepped": {frame file: record}}}
+    in set order. ``stepped``: the same scene one stop darker (``make_set.stepped``), what the
+    camera shows after ``arbiter play`` has stepped its exposure down; ``full``: the full set's
+    pieces picture (several of each class, ``calibrate --full-set``), which the held-out sets
+    rendered since 2026-12-06 hold, or None."""
     out: dict[str, dict] = {}
     for rec in meta["frames"]:
         # a held-out set's four-player setups rendered before 2026-12-06 recorded their players
         # but not their options (``train_scenes.finish`` dropped them)
         options = rec.get("options") or ({"players": rec["players"]} if rec.get("players") else {})
         s = out.setdefault(rec["setup"], {"game": rec["game"], "options": options, "empty": None,
-                                          "pieces": None, "frames": [], "stepped": {}})
+                                          "pieces": None, "full": None, "frames": [], "stepped": {}})
         if rec["kind"] == "calibration-empty":
             s["empty"] = rec
         elif rec["kind"] == "calibration-pieces":
             s["pieces"] = rec
+        elif rec["kind"] == "calibration-full":
+            s["full"] = rec
         elif rec["kind"] == "frame-stepped":
             s["stepped"][rec["stepped_from"] + ".jpg"] = rec
         else:
@@ -261,15 +265,18 @@ def calibrate_setup(set_dir, game, s, locate: str = "markers", classifier: str =
     """(Calibration, "") or (None, the failure's message). ``locate``: "markers", or "outline"
     (the board found by its own drawing, the play area's corner given as a user would).
     ``classifier``: "measured" (the hand-set reader) or "learned" (``vision.learned_reader``,
-    its pieces learned as ``embedder`` sees them)."""
+    its pieces learned as ``embedder`` sees them, from the full set's picture where the setup has
+    one, as docs/calibration.md tells its user; else from the pieces picture)."""
     if s["empty"] is None or s["pieces"] is None:
         return None, "the set has no calibration pictures for this setup"
     try:
         how = {} if locate == "markers" else {"method": "outline", "a1": corner_hint(game, s["empty"])}
+        pieces = s["pieces"]
         if classifier == "learned":
             how.update(classifier="learned", embedder=embedder)
-        return calibrate(game, load_image(set_dir, s["empty"]), load_image(set_dir, s["pieces"]),
-                         position=truth(s["pieces"]), **how), ""
+            pieces = s.get("full") or pieces
+        return calibrate(game, load_image(set_dir, s["empty"]), load_image(set_dir, pieces),
+                         position=truth(pieces), **how), ""
     except CalibrationError as exc:
         return None, str(exc)
     except Exception as exc:  # a crash in the reader is a finding, not a reason to stop

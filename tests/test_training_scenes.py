@@ -166,7 +166,7 @@ def setups(t, work):
     for i in range(40):
         s = t.draw_setup(21, i, [])
         if s["family"] not in out and s["game"] != "four-players":
-            out[s["family"]] = (s, *t.setup_frames(t.setup_name(i, s), s, work, 6, "test"))
+            out[s["family"]] = (s, *t.setup_frames(t.setup_name(i, s), s, work, 6, "train"))
         if len(out) == 2:
             return out
     raise AssertionError("no men and hanky setups in 40 draws")
@@ -337,6 +337,33 @@ def test_the_new_pieces_family_draws_pegs_and_tokens_and_leaves_the_other_runs_a
         else:
             assert set(looks) == {"1/token"} and looks["1/token"]["colour"] == s["colours"][0]
             assert looks["1/token"]["size"][0] == pytest.approx(s["across"] / 1000)
+
+
+def test_an_evaluation_setup_also_shows_the_full_set_and_the_benchmark_calibrates_the_learned_reader_on_it(t, work):
+    """docs/calibration.md tells a user of the learned reader to calibrate with the full set
+    (several pieces of each class); an evaluation set's mills and Brain Hanky setups render that
+    picture too, last, so the setup's other pictures are drawn as before, and the benchmark
+    gives it to the learned reader (``setups``' "full"). Training sets do not get it."""
+    from vision.calibration import calibration_layout
+
+    hold = t.parse_hold_out(t.DEFAULT_HOLD_OUT)
+    only = t.parse_hold_out("wood")[0]
+    held = t.draw_setup(50150, 0, hold, only)
+    name, options = t.board_game(held)
+    _, frames = t.setup_frames("s0000-x", held, work, 3, "heldout-wood")
+    assert [f["kind"] for f in frames] == ["calibration-empty", "calibration-pieces"] + ["frame"] * 3 + [
+        "calibration-full"]
+    game = engine.load(name, **options)
+    assert frames[-1]["position"] == t.ms.as_truth(calibration_layout(game, full=True)[0])
+    assert frames[-1]["camera"] == frames[1]["camera"] and frames[-1]["lamps"] == frames[1]["lamps"]
+    train = t.draw_setup(40040, 0, hold)
+    assert "calibration-full" not in [f["kind"] for f in t.setup_frames("s0000-y", train, work, 3, "train")[1]]
+    bench = importlib.util.spec_from_file_location("photoreal_bench_for_full", ROOT / "benchmarks" / "photoreal.py")
+    mod = importlib.util.module_from_spec(bench)
+    bench.loader.exec_module(mod)
+    got = mod.setups({"frames": [dict(f, file=f["name"] + ".jpg") for f in frames]})["s0000-x"]
+    assert got["full"]["kind"] == "calibration-full" and got["pieces"]["kind"] == "calibration-pieces"
+    assert [f["kind"] for f in got["frames"]] == ["frame"] * 3
 
 
 def test_a_held_out_sets_four_player_setups_are_a_four_player_game_the_benchmark_can_calibrate(t, work):

@@ -791,6 +791,12 @@ def setup_frames(name: str, s: dict, work: Path, n_frames: int, out_tag: str) ->
         if rng.random() < 0.25 and (a := arm(d, light, extent, cam)):
             occ.append(a)
         frames.append(frame("frame", i, position, light, exposure, hand, occ))
+    if out_tag != "train" and s["family"] in ("men", "hanky") and not (s["game"] == "four-players" and not options):
+        # An evaluation set's setup also shows the full set (``calibration_layout(full=True)``:
+        # several pieces of each class), as docs/calibration.md tells a user of the learned reader
+        # to calibrate; drawn last, so every other picture of the setup is as it was without it.
+        full = ms.as_truth(calibration_layout(game, full=True)[0])
+        frames.append(frame("calibration-full", 0, full, cal_light, cal_exposure, None, []))
     return board, frames
 
 
