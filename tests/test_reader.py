@@ -323,6 +323,15 @@ def test_one_marker_covered_still_reads(readers, hd_board):
     want = view(position, spots_of(g))
     assert {s: v for s, v in obs.view().items() if s not in unread} == {s: v for s, v in want.items()
                                                                        if s not in unread}
+    # the overlay crosses the unread spots out and its banner says why they were not read
+    from vision.overlay import UNSURE_COLOUR, _summary, draw_overlay
+
+    assert "1 not read" in _summary(reader.cal, obs) or f"{len(unread)} not read" in _summary(reader.cal, obs)
+    drawn = draw_overlay(image, reader.cal, obs, reader.last)
+    H = reader.last.registration.board_to_image
+    s = next(iter(unread))
+    c, r = cv2.perspectiveTransform(np.array([[g.board.coords[s]]], np.float64), H)[0, 0]
+    assert tuple(int(v) for v in drawn[round(r), round(c)]) == UNSURE_COLOUR
     # the marker uncovered, the corner reads again
     assert reader.read(frame.image).view() == want
 

@@ -87,6 +87,9 @@ def draw_overlay(image: np.ndarray, cal: Calibration, obs: Observation, diagnost
             if reading is None:  # occluded frame: show where the spots are, and which looked wrong
                 cv2.circle(out, centre, radius, UNSURE_COLOUR if name in unknown else (200, 200, 200), thick, _AA)
                 continue
+            if not reading.known:  # not read (beside a covered corner marker): a cross, not a guess
+                cv2.drawMarker(out, centre, UNSURE_COLOUR, cv2.MARKER_TILTED_CROSS, 2 * radius, thick + 1, _AA)
+                continue
             if reading.piece is None:
                 cv2.circle(out, centre, radius, OK_COLOUR, thick, _AA)
             else:
@@ -109,9 +112,12 @@ def _summary(cal: Calibration, obs: Observation) -> str:
             name = cal.family.class_name(r.piece.owner, r.piece.kind)
             counts[name] = counts.get(name, 0) + 1
     pieces = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no pieces"
-    low = sum(1 for r in obs.points.values() if r.confidence < 0.25)
-    tail = f"; {low} unsure" if low else ""
-    return f"read {len(obs.points)} spots: {pieces}{tail}"
+    low = sum(1 for r in obs.points.values() if r.known and r.confidence < 0.25)
+    unread = len(obs.unread())
+    tail = (f"; {low} unsure" if low else "") + (f"; {unread} not read ({next(iter(obs.unread().values()))})"
+                                                 if unread else "")
+    n = len(obs.points)
+    return f"read {n - unread} of {n} spots: {pieces}{tail}" if unread else f"read {n} spots: {pieces}{tail}"
 
 
 def _banner(img: np.ndarray, text: str) -> None:
