@@ -328,8 +328,8 @@ def choose_probes(family: Family, candidates: np.ndarray, image: np.ndarray, boa
 
 def nanmedian(a: np.ndarray, axis: int) -> np.ndarray:
     """``np.nanmedian``, which takes a masked array's slow path for short rows even when nothing
-    is missing (2 ms a frame for Brain Hanky's 1170 spots): the plain median when no value is NaN,
-    the same numbers."""
+    is missing (0.43 ms for Brain Hanky's 373 spots against 0.11, twice a frame): the plain
+    median when no value is NaN, the same numbers."""
     a = np.asarray(a)
     if not np.isnan(a).any():
         return np.median(a, axis=axis)
