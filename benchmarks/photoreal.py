@@ -477,12 +477,7 @@ def table(res: dict) -> str:
             + (f"{sim['point_err']:.3f}, {sim['right']:.0f}" if sim else ""))
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
                  f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
-    t = res["totals"]
-    if t.get("spots_unread") or t.get("hand_unread"):
-        lines.append(f"left unread beside a covered corner marker: {int(t.get('spots_unread', 0))} spots of clear "
-                     f"frames ({int(t.get('partial', 0))} frames read right but for them, not counted right); "
-                     f"{int(t.get('hand_unread', 0))} frames with a cup over spots read with every hidden spot "
-                     f"left unread (not counted as read)")
+    lines += _unread_lines(res["totals"])
     if res["totals"].get("stepped") or res["totals"].get("no_step"):
         lines.append("after exposure steps (each frame refused as over-exposed replaced by the same scene a stop "
                      "darker, and two while still over-exposed, as `arbiter play` steps the camera):")
@@ -552,6 +547,17 @@ def pooled(results: list[dict], family=_family) -> dict[str, dict]:
     return out
 
 
+def _unread_lines(t: dict) -> list[str]:
+    """The line saying how many spots a reader left unread (beside a covered corner marker), if
+    any: neither read nor right, so the other figures do not show them."""
+    if not (t.get("spots_unread") or t.get("hand_unread")):
+        return []
+    return [f"left unread beside a covered corner marker: {int(t.get('spots_unread', 0))} spots of clear "
+            f"frames ({int(t.get('partial', 0))} frames read right but for them, not counted right); "
+            f"{int(t.get('hand_unread', 0))} frames with a cup over spots read with every hidden spot "
+            f"left unread (not counted as read)"]
+
+
 def pooled_table(pool: dict[str, dict]) -> str:
     """The pooled figures beside the targets, one line per family, "ok" or "MISSES" on each."""
     lines = ["every set read, pooled per family, after the exposure steps:",
@@ -570,12 +576,8 @@ def pooled_table(pool: dict[str, dict]) -> str:
                      f"{int(a['refused']):<4} {ok[2]:<6} {int(t['hand_read'])}/{int(t['hand'])} {ok[3]}")
     lines.append(f"targets: point error <= {TARGET_POINT_ERR}%, >= {TARGET_RIGHT:.0f}% frames fully right, "
                  f"< {TARGET_REFUSED:.0f}% clear frames refused, 0 hand frames read as a board")
-    t = {k: sum(g.get(k, 0) for g in pool.values()) for k in ("spots_unread", "partial", "hand_unread")}
-    if t["spots_unread"] or t["hand_unread"]:
-        lines.append(f"left unread beside a covered corner marker: {int(t.get('spots_unread', 0))} spots of clear "
-                     f"frames ({int(t.get('partial', 0))} frames read right but for them, not counted right); "
-                     f"{int(t.get('hand_unread', 0))} frames with a cup over spots read with every hidden spot "
-                     f"left unread (not counted as read)")
+    lines += _unread_lines({k: sum(g.get(k, 0) for g in pool.values()) for k in ("spots_unread", "partial",
+                                                                             "hand_unread")})
     return "\n".join(lines)
 
 

@@ -113,11 +113,11 @@ def _summary(cal: Calibration, obs: Observation) -> str:
             counts[name] = counts.get(name, 0) + 1
     pieces = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no pieces"
     low = sum(1 for r in obs.points.values() if r.known and r.confidence < 0.25)
-    unread = len(obs.unread())
-    tail = (f"; {low} unsure" if low else "") + (f"; {unread} not read ({next(iter(obs.unread().values()))})"
-                                                 if unread else "")
-    n = len(obs.points)
-    return f"read {n - unread} of {n} spots: {pieces}{tail}" if unread else f"read {n} spots: {pieces}{tail}"
+    tail = f"; {low} unsure" if low else ""
+    n, unread = len(obs.points), obs.unread()
+    if not unread:
+        return f"read {n} spots: {pieces}{tail}"
+    return f"read {n - len(unread)} of {n} spots: {pieces}{tail}; {len(unread)} not read ({next(iter(unread.values()))})"
 
 
 def _banner(img: np.ndarray, text: str) -> None:

@@ -696,10 +696,10 @@ def fit_temperature(d: np.ndarray, truth: np.ndarray, least: float) -> float:
 
 # ---------------------------------------------------------------------------- frames to embeddings
 def spot_light(layout, ratio: np.ndarray) -> np.ndarray:
-    """(N, 3): the light at each spot relative to the empty picture's, per channel, from the
-    background probes nearest it (``sampling.normalise``'s own measure)."""
+    """(N, 3): the light at each spot relative to the empty picture's, per channel
+    (``sampling.spot_light``, ``sampling.normalise``'s own measure), 1 where none is known."""
     with np.errstate(all="ignore"):
-        light = sampling.nanmedian(np.asarray(ratio, np.float64)[layout.near], axis=1)
+        light = sampling.spot_light(layout, ratio)
     return np.where(np.isfinite(light) & (light > 0), light, 1.0)
 
 

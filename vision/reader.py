@@ -313,13 +313,13 @@ class BoardReader:
         if not reg.method.startswith("markers"):
             return "", {}
         unread: dict[str, str] = {}
+        now = obs.view()
         for m in self._markers:
             if m.id in reg.markers_seen or rg.marker_likeness(image, reg.board_to_image, m) >= MARKER_LIKE:
                 continue
             spots = self.cal.family.spots
             d = np.linalg.norm(self.cal.family.xy - np.asarray(m.centre), axis=1)
             near = [spots[i] for i in np.flatnonzero(d <= d.min() + MARKER_REACH)]
-            now = obs.view()
             corner = spots[int(np.argmin(d))]
             if self._last_view is None or any(now[s] != self._last_view.get(s) for s in near):
                 return (f"something is over the board near {corner}, covering a corner marker (a hand or arm?)",

@@ -336,6 +336,12 @@ def nanmedian(a: np.ndarray, axis: int) -> np.ndarray:
     return np.nanmedian(a, axis=axis)
 
 
+def spot_light(layout: Layout, ratio: np.ndarray) -> np.ndarray:
+    """(N, 3): the frame's light at each spot against the empty picture's, per channel: the
+    median light ratio of the background probes nearest it (NaN where none is known)."""
+    return nanmedian(np.asarray(ratio, np.float64)[layout.near], axis=1)
+
+
 def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
               background: np.ndarray) -> tuple[Relative, np.ndarray]:
     """Spot colours relative to the board background, and the light ratio at every probe.
@@ -344,7 +350,7 @@ def normalise(layout: Layout, samples: Samples, empty_probes: np.ndarray,
     board's background colour near each spot. Returns (``Relative``, ratios (P, 3)).
     """
     ratio = samples.probes / np.maximum(empty_probes, 1.0)
-    light = nanmedian(ratio[layout.near], axis=1)  # (N, 3)
+    light = spot_light(layout, ratio)  # (N, 3)
     scale = np.maximum(light * background, 1e-3)
     base = {k: samples.spots[k] / scale[idx][:, None, :] for k, idx in layout.groups.items()}
 
