@@ -124,7 +124,7 @@ class Job:
     size: tuple[int, int]
     seed: int
     hand: bool
-    camera_seed: int | None = None  # the camera, lamp and noise of this seed's frame (None: ``seed``'s)
+    camera_seed: int | None = None  # the camera and lamp of this seed's frame (None: ``seed``'s); its sensor noise is always ``seed``'s own
 
 
 def make_frame(job: Job):
@@ -132,9 +132,11 @@ def make_frame(job: Job):
     cv2.setNumThreads(1)
     game = engine.load(job.game)
     position = random_position(game, job.seed, MOVE_CAP)
+    # a still camera's frames share its seed's camera and lamp, and each has a noise of its own
     frame = sim.simulate(sim.printed_scene(game.board, position),
                          job.seed if job.camera_seed is None else job.camera_seed,
-                         camera(size=job.size, hand=job.hand))
+                         camera(size=job.size, hand=job.hand),
+                         grain_seed=None if job.camera_seed is None else job.seed)
     return frame.image, frozenset(frame.occluded_points), position
 
 

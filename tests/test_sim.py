@@ -62,6 +62,16 @@ def test_different_seeds_give_different_frames():
     assert np.abs(a.image.astype(int) - b.image.astype(int)).mean() > 5
 
 
+def test_a_grain_seed_changes_the_sensor_noise_alone():
+    """A still camera's next frame: the same camera, lamp and noise level, another noise pattern."""
+    s = CameraSettings()
+    a, b, c = simulate(scene(), 7, s), simulate(scene(), 7, s, grain_seed=8), simulate(scene(), 7, s, grain_seed=8)
+    assert np.array_equal(b.image, c.image) and not np.array_equal(a.image, b.image)
+    assert np.array_equal(a.board_to_frame, b.board_to_frame) and a.params == b.params
+    assert np.abs(a.image.astype(int) - b.image.astype(int)).mean() < 4
+    assert np.array_equal(simulate(scene(), 7, s, grain_seed=None).image, a.image)
+
+
 @pytest.mark.parametrize("seed, settings", [
     (0, moderate()),
     (1, moderate()),

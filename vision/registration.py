@@ -20,7 +20,9 @@ contrast stretched, and accepts nothing but the expected id near the expected pl
 size in a crop round it (``_half_look``); only when that finds every marker of the board once is
 the whole look spared.
 
-``MarkerLocator`` (one per stream of frames, e.g. per ``BoardReader``) keeps the last good fit.
+``MarkerLocator`` (one per stream of frames, e.g. per ``BoardReader``) keeps the last good fit,
+and looks for each marker first where that fit puts it; a marker whose pixels there are as when
+the detector last found it keeps its corners without another look (``_Sighting``).
 A frame with fewer than three markers is read through that fit when every marker it does see
 lies within a few pixels of where the fit puts it (``method`` "markers-held"); a marker seen
 elsewhere means the camera moved, and the frame is refused with that reason. With no marker in
@@ -181,17 +183,66 @@ def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.n
     return out
 
 
+def _near_one(mid: int, side: float, centre: np.ndarray, crop: np.ndarray, origin) -> np.ndarray | None:
+    """Marker ``mid``'s corners found by a plain look at ``crop`` (one place of ``_places``), or
+    None: only the expected id within half a side of its place counts."""
+    hits = [c for i, c in _detect(crop, "frame", 1.0, origin) if i == mid]
+    hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side / 2]
+    return hits[0] if hits else None
+
+
 def _near(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
     """The markers found by a plain look at each expected place (``_places``; ``want`` from the
     last fit): for a camera that has not moved, four small looks cost a fraction of one over
-    the whole frame. Only the expected id within half a side of its place counts."""
+    the whole frame."""
     out: dict[int, np.ndarray] = {}
-    for mid, side, centre, crop, origin in _places(grey, want):
-        hits = [c for i, c in _detect(crop, "frame", 1.0, origin) if i == mid]
-        hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side / 2]
-        if hits:
-            out[mid] = hits[0]
+    for place in _places(grey, want):
+        corners = _near_one(*place)
+        if corners is not None:
+            out[place[0]] = corners
     return out
+
+
+# A marker whose own pixels have not changed since the detector found it there is not looked for
+# again (``MarkerLocator``): the detector costs about 2 ms a marker at 1920x1080, a seventh of a
+# Brain Hanky frame's read, and would find the same corners. "Not changed": the crop and the
+# sighting's crop, each smoothed over 5x5 pixels, differ nowhere on the marker (its square grown
+# by a tenth) by more than 3% of the marker's contrast. On simulated 1920x1080 Brain Hanky frames
+# (contrast about 240 grey levels) a shift of a tenth of a pixel changes the smoothed marker by up
+# to 3% of that contrast, a fifth of a pixel by 5%, a still camera's fresh noise by about 1%: a
+# nudge of more than a tenth of a pixel is looked at again (docs/learned-reader.md, "Speed").
+_SMOOTH = (5, 5)
+_UNCHANGED = 0.03
+
+
+@dataclass(frozen=True)
+class _Sighting:
+    """One marker as the detector last found it: where its crop was cut, the crop smoothed, the
+    marker's own pixels in it, how much change still counts as none, and its corners."""
+
+    origin: tuple[int, int]
+    smooth: np.ndarray
+    inside: np.ndarray
+    tolerance: float
+    corners: np.ndarray
+
+    @classmethod
+    def of(cls, crop: np.ndarray, origin, corners: np.ndarray) -> "_Sighting":
+        smooth = cv2.blur(crop.astype(np.float32), _SMOOTH)
+        centre = corners.mean(axis=0)
+        quad = centre + (corners - centre) * 1.1 - np.asarray(origin, np.float64)
+        inside = np.zeros(crop.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+        inside = inside.astype(bool)
+        lo, hi = np.percentile(smooth[inside], (5, 95)) if inside.any() else (0.0, 0.0)
+        return cls(tuple(origin), smooth, inside, _UNCHANGED * float(hi - lo), corners)
+
+    def still(self, crop: np.ndarray, origin) -> bool:
+        """Whether ``crop``, cut at ``origin``, shows this marker as it was (see ``_UNCHANGED``)."""
+        if tuple(origin) != self.origin or crop.shape != self.smooth.shape or self.tolerance <= 0:
+            return False
+        change = np.abs(cv2.blur(crop.astype(np.float32), _SMOOTH) - self.smooth)
+        return float(change[self.inside].max()) <= self.tolerance
 
 
 def _predict(H: np.ndarray, layout: dict) -> dict[int, np.ndarray]:
@@ -457,9 +508,11 @@ class MarkerLocator:
     blind_frames: int = field(default=0, init=False)  # of those, frames with no marker in view
     _patches: list = field(default_factory=list, init=False, repr=False)
     _shape: tuple = field(default=(), init=False, repr=False)
+    _sightings: dict = field(default_factory=dict, init=False, repr=False)  # id -> _Sighting
 
     def reset(self) -> None:
         self.last, self.held_frames, self.blind_frames, self._patches, self._shape = None, 0, 0, [], ()
+        self._sightings = {}
 
     def locate(self, image: np.ndarray, board=None) -> Registration:
         board = board if board is not None else self.board
@@ -476,7 +529,7 @@ class MarkerLocator:
         if hint is not None:
             # The camera has most likely not moved: look where the markers were first. Three or
             # more found there make a fresh fit; anything less takes the full look below.
-            near = _near(grey, _predict(hint, layout))
+            near = self._near(grey, _predict(hint, layout))
             if len(near) >= self.min_markers:
                 try:
                     reg = _register(board, near, self.min_markers, self.max_error_px)
@@ -492,6 +545,24 @@ class MarkerLocator:
             self._keep(grey, reg, board)
             return reg
         return self._hold(grey, ours, layout)
+
+    def _near(self, grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """``_near``, remembering what the detector saw: a marker whose pixels are as when it was
+        last found in the same place keeps those corners (``_Sighting``); any other is looked for."""
+        out: dict[int, np.ndarray] = {}
+        for place in _places(grey, want):
+            mid, crop, origin = place[0], place[3], place[4]
+            seen = self._sightings.get(mid)
+            if seen is not None and seen.still(crop, origin):
+                out[mid] = seen.corners
+                continue
+            corners = _near_one(*place)
+            if corners is None:
+                self._sightings.pop(mid, None)
+            else:
+                out[mid] = corners
+                self._sightings[mid] = _Sighting.of(crop, origin, corners)
+        return out
 
     def _keep(self, grey: np.ndarray, reg: Registration, board) -> None:
         self.last, self.held_frames, self.blind_frames = reg, 0, 0

@@ -1159,8 +1159,13 @@ def _lamp_direction(rng: np.random.Generator, settings: CameraSettings, Hs: np.n
                      math.sin(elevation)])
 
 
-def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None) -> SimFrame:
-    """A camera frame of ``scene`` for ``seed``: same seed and settings give the same frame."""
+def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None,
+             grain_seed: int | None = None) -> SimFrame:
+    """A camera frame of ``scene`` for ``seed``: same seed and settings give the same frame.
+
+    ``grain_seed`` draws the sensor's noise pattern alone from another seed (the camera, its lamp,
+    noise level, blur and JPEG quality stay ``seed``'s): a still camera's successive frames, which
+    never repeat a pixel's noise as the same seed would."""
     settings = settings or CameraSettings()
     W, H = settings.size
     # Seven streams; the first six are those of the simulator before it drew pieces itself, so
@@ -1241,7 +1246,8 @@ def simulate(scene: Scene, seed: int, settings: CameraSettings | None = None) ->
     sigma = _uniform(noise_rng, settings.noise_sigma)
     blur = _uniform(noise_rng, settings.blur_px)
     quality = round(_uniform(noise_rng, settings.jpeg_quality))
-    noise = noise_rng.standard_normal((H, W, 3), dtype=np.float32)
+    grain_rng = noise_rng if grain_seed is None else np.random.default_rng(int(grain_seed))
+    noise = grain_rng.standard_normal((H, W, 3), dtype=np.float32)
     if blur >= 0.05:
         img = cv2.GaussianBlur(img, (0, 0), blur)
     img = img + noise * sigma
