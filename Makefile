@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader bench-spotnet train-data train-data-new heldout-data bench-reader-speed bench-piece-looks
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader train-reader-pieces bench-spotnet train-data train-data-new heldout-data bench-reader-speed bench-piece-looks
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,16 @@ TRAIN_ARGS ?= --setups 40 --rendered 0.6 --synth 800 --steps 8000 --every 8000 -
 train-reader: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	nice -n 10 $(BIN)/python -m training.train --train $(TRAIN_DATA) $(if $(wildcard $(TRAIN_NEW_DATA)/set.json),--train $(TRAIN_NEW_DATA)) --val $(VAL_DATA) $(TRAIN_ARGS)
+
+# The pieces network (vision/models/spotnet-pieces.onnx, read by the families that name it,
+# Family.network: Brainmaster's pegs, Thinking In Circles' tokens) remade from its recipe (run 12,
+# docs/learned-reader.md): the first 64 setups of TRAIN_DATA (`make train-data TRAIN_SCENES=64`)
+# and the pegs-and-tokens set (`make train-data-new`). About 15 minutes on two cores with nothing
+# else running (a render beside it makes it ten times slower).
+TRAIN_PIECES_ARGS ?= --setups 64 --rendered 0.6 --synth 800 --steps 12000 --every 12000 --tint 0.1 --seed 31 --threads 2
+train-reader-pieces: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	nice -n 10 $(BIN)/python -m training.train --train $(TRAIN_DATA) --train $(TRAIN_NEW_DATA) --val $(VAL_DATA) $(TRAIN_PIECES_ARGS) --out vision/models/spotnet-pieces.onnx
 
 # The spot network's time per batch of patches (24 and 373), cv2.dnn and onnxruntime.
 bench-spotnet: $(STAMP)

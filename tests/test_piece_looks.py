@@ -131,6 +131,51 @@ def test_the_default_embedder_joins_the_spot_network_and_the_colours():
     assert isinstance(again.parts[1], PixelEmbedder)
 
 
+def test_each_family_names_a_committed_network_and_its_books_find_it_again():
+    """Brainmaster's pegs and Thinking In Circles' tokens are read by the network trained with
+    them (``spotnet-pieces``), every other family by ``spotnet`` (docs/learned-reader.md: chosen
+    per family on the validation sets). Each is committed with its recipe; a book's name takes
+    the reader back to the very file, also a book made before networks had names of their own."""
+    from vision import spotnet
+    from vision.families import family_for
+
+    wants = {"brainmaster": "spotnet-pieces", "thinking-in-circles": "spotnet-pieces", "nine-mens-morris": "spotnet",
+             "brain-hanky": "spotnet", "kunjing": "spotnet"}
+    for game, network in wants.items():
+        assert family_for(engine.load(game)).network == network, game
+        assert spotnet.model_path(network).is_file() and spotnet.model_path(network).with_suffix(".json").is_file()
+        assert spotnet.model_path(network).stat().st_size < 2 * 2**20  # a few MB at most (issue 31)
+    pieces = embedder_for(network="spotnet-pieces")
+    if not isinstance(pieces, JointEmbedder):
+        pytest.skip("no spot network here: the default is the pixel baseline")
+    assert pieces.parts[0].path == spotnet.model_path("spotnet-pieces")
+    assert pieces.name.startswith("spotnet-pieces-") and pieces.name != embedder_for().name
+    again = embedder_for(pieces.name)
+    assert again.name == pieces.name and again.parts[0].path == spotnet.model_path("spotnet-pieces")
+    old = embedder_for().name  # "spotnet-<digest>+...": the name every earlier book carries
+    assert embedder_for(old).parts[0].path == spotnet.MODEL
+    assert spotnet.network_of("spotnet-pieces-0123456789ab") == "spotnet-pieces"
+    assert spotnet.network_of("spotnet-922f990b458a") == "spotnet" and spotnet.network_of("spotnet") == "spotnet"
+    with pytest.raises(spotnet.SpotNetError, match="not the name"):
+        spotnet.model_path("../spotnet")
+
+
+def test_a_brainmaster_calibration_learns_its_pegs_through_the_pieces_network():
+    """The learned calibration of a Brainmaster board takes its family's network, and the reader
+    made from it reads with that network."""
+    game = engine.load("brainmaster")
+    layout, _ = calibration_layout(game, full=True)
+    settings = sim.CameraSettings.mild(size=(960, 720))
+    empty = sim.simulate(sim.printed_scene(game.board, {}), 5, settings).image
+    pieces = sim.simulate(sim.printed_scene(game.board, layout), 5, settings).image
+    cal = calibrate(game, empty, pieces, position=layout, classifier="learned")
+    if not cal.book.embedder.startswith("spotnet"):
+        pytest.skip("no spot network here: the default is the pixel baseline")
+    assert cal.book.embedder.startswith("spotnet-pieces-")
+    reader = reader_for(cal)
+    assert reader.embedder.parts[0].path.stem == "spotnet-pieces"
+
+
 def test_the_pixel_colours_weigh_lightness_as_asked_and_keep_their_name():
     """``PixelEmbedder(lightness=0)`` sees the chroma alone: a grey patch and a darker grey one
     look the same, a red one does not; with lightness 0.25 the two greys differ by a quarter of

@@ -794,7 +794,7 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
     is the real test of whether a piece is known by its class rather than by itself."""
     family = cal.family
     try:
-        embedder = embedder if embedder is not None else embedder_for()
+        embedder = embedder if embedder is not None else embedder_for(network=family.network)
     except PieceBookError as exc:
         raise CalibrationError(str(exc)) from None
     say(f"learning the pieces as the embedder {embedder_name(embedder)} sees them")

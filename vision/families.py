@@ -201,6 +201,10 @@ class Family:
     # (M, 2) board points on the printed lines, clear of every spot's piece: the ink a frame's
     # tone curve is measured on (``tone.ink_gamma``) however full the board is.
     ink: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    # The committed spot network its pieces are read with by the learned reader (a file's stem in
+    # vision/models, ``vision.spotnet.model_path``), chosen per family on the validation sets
+    # (docs/learned-reader.md).
+    network: str = "spotnet"
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
         return tuple(c for c in self.classes if c.kind == kind)
@@ -335,6 +339,12 @@ def _glossy_disc(radius: float, rings: int, piece_radius: float, **look) -> Patt
     return Pattern.disc(radius, rings, piece_radius, keep_class=0.85, brighter=0.25, ordered=True, **look)
 
 
+# The network trained with pegs and tokens beside the men, rings and gems (run 12): on their
+# validation sets it misread 0.11% of pegs' points and 1.8% of tokens', run 9 (``spotnet``) 2.8%
+# and 3.9%; on the mills and Brain Hanky, run 9 reads better (docs/learned-reader.md).
+PIECES_NETWORK = "spotnet-pieces"
+
+
 def pegs_in_holes(game) -> Family:
     """Brainmaster: a code peg's domed head over each code hole, an indicator peg's small one over
     each indicator hole; a disc sampled inside each head, well within it (a head's rim is shaded
@@ -361,7 +371,7 @@ def pegs_in_holes(game) -> Family:
                   _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
                   probe_clear=2.2, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720),
-                  probe_threshold=0.14)
+                  probe_threshold=0.14, network=PIECES_NETWORK)
 
 
 def tokens_on_tracks(game) -> Family:
@@ -373,7 +383,7 @@ def tokens_on_tracks(game) -> Family:
     spots, xy, kinds = _spots(game)
     return Family("circles", spots, xy, kinds, {k: _glossy_disc(0.6 * TOKEN_R, 3, TOKEN_R) for k in set(kinds)},
                   _classes(game), heights={k: PENNY_HEIGHT for k in set(kinds)},
-                  probe_step=0.1, probe_check=0.06, shadow_reach=0.45, frame=(800, 600))
+                  probe_step=0.1, probe_check=0.06, shadow_reach=0.45, frame=(800, 600), network=PIECES_NETWORK)
 
 
 # Engine family (``Rules.family``) -> the reader's data for a game of it.

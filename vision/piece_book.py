@@ -814,10 +814,12 @@ def shifted_empty(embedder, cutter, board_extent, images: Sequence[tuple[np.ndar
     return ShiftedEmpty(edge.astype(np.int64), step, SHIFT_HALF, emb.reshape(len(edge), len(grid), -1))
 
 
-def embedder_for(name: str | None = None):
-    """The embedder called ``name`` (a book's ``embedder``), or with None the default: the
-    trained spot network (``vision.spotnet``) beside the pixel baseline's colours
-    (``JointEmbedder``, ``JOINT_WEIGHT``) when its model loads, else ``PixelEmbedder``.
+def embedder_for(name: str | None = None, network: str = "spotnet"):
+    """The embedder called ``name`` (a book's ``embedder``), or with None the default for pieces
+    read by the spot network ``network`` (``Family.network``): that network (``vision.spotnet``)
+    beside the pixel baseline's colours (``JointEmbedder``, ``JOINT_WEIGHT``) when its model
+    loads, else ``PixelEmbedder``. A named network is loaded from the file its name gives
+    (``spotnet.network_of``).
 
     Raises PieceBookError when the named one cannot be had, saying what to do."""
     if name is not None and "+" in name:  # a JointEmbedder's: "FIRST+SECOND" or "FIRST+SECOND*WEIGHT"
@@ -847,10 +849,14 @@ def embedder_for(name: str | None = None):
         raise PieceBookError(f"the calibration was made with the spot network {name!r}, which this arbiter does "
                              f"not have ({exc}): run `arbiter calibrate` again") from None
     try:
-        net = spotnet.SpotNet.load()
+        path = spotnet.model_path(network if name is None else spotnet.network_of(name))
+        if name is not None and not path.is_file():
+            path = spotnet.MODEL  # a name from before the networks had names of their own
+        net = spotnet.SpotNet.load(path)
     except spotnet.SpotNetError as exc:
-        if name is None:
+        if name is None and network == "spotnet":
             return PixelEmbedder()
         raise PieceBookError(f"the calibration was made with the spot network {name!r}, which cannot be loaded "
-                             f"({exc}): run `arbiter calibrate` again") from None
+                             f"({exc}): run `arbiter calibrate` again" if name is not None else
+                             f"the spot network {network!r} these pieces are read with cannot be loaded ({exc})") from None
     return JointEmbedder(net, PixelEmbedder(lightness=JOINT_LIGHTNESS), JOINT_WEIGHT) if name is None else net

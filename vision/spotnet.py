@@ -27,17 +27,35 @@ What it gives, per 48x48 patch (``vision.patches``, BGR uint8):
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-MODEL = Path(__file__).resolve().parent / "models" / "spotnet.onnx"
+MODELS = Path(__file__).resolve().parent / "models"
+MODEL = MODELS / "spotnet.onnx"  # the network of every family that names no other (``Family.network``)
 PATCH = 48
 DEFAULT_SCALE = 10.0
 _ADVICE = ("remake it with `make train-reader` (needs the train extra: pip install -e '.[train]'), or restore the "
            "committed file with `git checkout -- vision/models/spotnet.onnx`")
+
+
+def model_path(network: str = "spotnet") -> Path:
+    """The committed file of the network called ``network`` (``Family.network``: a file's stem in
+    ``vision/models``). Raises SpotNetError for a name that is not a plain file name."""
+    if not network or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", network) or ".." in network:
+        raise SpotNetError(f"{network!r} is not the name of a spot network file (vision/models/NAME.onnx)")
+    return MODELS / f"{network}.onnx"
+
+
+def network_of(name: str) -> str:
+    """The network (file stem) an embedder name recorded in a book (``piece_book.embedder_name``:
+    the file's stem, a dash and the start of its digest) was made with; ``name`` itself when it
+    carries no digest."""
+    stem, _, digest = name.rpartition("-")
+    return stem if stem and re.fullmatch(r"[0-9a-f]{12}", digest) else name
 
 
 class SpotNetError(ValueError):
