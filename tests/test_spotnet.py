@@ -52,6 +52,9 @@ def test_a_batch_reads_as_its_patches_read_one_by_one(net):
 def test_a_missing_or_damaged_model_is_refused_with_advice(tmp_path):
     with pytest.raises(SpotNetError, match="missing.*make train-reader"):
         SpotNet.load(tmp_path / "nothing.onnx")
+    # the pieces network's advice names its own target and file
+    with pytest.raises(SpotNetError, match="make train-reader-pieces.*vision/models/spotnet-pieces.onnx"):
+        SpotNet.load(tmp_path / "spotnet-pieces.onnx")
     bad = tmp_path / "spotnet.onnx"
     bad.write_bytes(b"this is not an onnx file" * 20)
     for backend in ("cv2", "auto"):

@@ -38,8 +38,12 @@ MODELS = Path(__file__).resolve().parent / "models"
 MODEL = MODELS / "spotnet.onnx"  # the network of every family that names no other (``Family.network``)
 PATCH = 48
 DEFAULT_SCALE = 10.0
-_ADVICE = ("remake it with `make train-reader` (needs the train extra: pip install -e '.[train]'), or restore the "
-           "committed file with `git checkout -- vision/models/spotnet.onnx`")
+def _advice(path: Path) -> str:
+    """What to do about the network file ``path``: remake it (the make target that trains it) or
+    restore the committed one."""
+    target = "train-reader-pieces" if path.stem == "spotnet-pieces" else "train-reader"
+    return (f"remake it with `make {target}` (needs the train extra: pip install -e '.[train]'), or restore the "
+            f"committed file with `git checkout -- vision/models/{path.name}`")
 
 
 def model_path(network: str = "spotnet") -> Path:
@@ -87,7 +91,7 @@ class SpotNet:
         if backend not in ("auto", "cv2", "onnxruntime"):
             raise SpotNetError(f"unknown backend {backend!r}: use auto, cv2 or onnxruntime")
         if not path.is_file():
-            raise SpotNetError(f"the spot network {path} is missing: {_ADVICE}")
+            raise SpotNetError(f"the spot network {path} is missing: {_advice(path)}")
         runner = None
         if backend in ("auto", "onnxruntime"):
             runner = _onnxruntime(path, required=backend == "onnxruntime")
@@ -100,10 +104,10 @@ class SpotNet:
             probe = runner(np.zeros((1, 3, PATCH, PATCH), np.float32))
         except Exception as exc:
             raise SpotNetError(f"the spot network {path} does not run on a {PATCH}x{PATCH} patch "
-                               f"({type(exc).__name__}: {exc}): {_ADVICE}") from None
+                               f"({type(exc).__name__}: {exc}): {_advice(path)}") from None
         if probe.ndim != 2 or probe.shape[0] != 1 or probe.shape[1] < 3:
             raise SpotNetError(f"the spot network {path} gives {probe.shape}, not (1, D + 2): it is not a spot "
-                               f"network file; {_ADVICE}")
+                               f"network file; {_advice(path)}")
         recipe = {}
         side = path.with_suffix(".json")
         if side.is_file():
@@ -210,7 +214,7 @@ def _cv2(path: Path):
         net = cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
         first = str(exc).strip().splitlines()[-1] if str(exc).strip() else "cv2.error"
-        raise SpotNetError(f"the spot network {path} is not a readable ONNX file ({first[:160]}): {_ADVICE}") from None
+        raise SpotNetError(f"the spot network {path} is not a readable ONNX file ({first[:160]}): {_advice(path)}") from None
 
     def run(blob: np.ndarray) -> np.ndarray:
         net.setInput(blob)
@@ -233,7 +237,7 @@ def _onnxruntime(path: Path, required: bool):
         session = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
     except Exception as exc:
         raise SpotNetError(f"the spot network {path} is not a readable ONNX file ({type(exc).__name__}: "
-                           f"{str(exc)[:160]}): {_ADVICE}") from None
+                           f"{str(exc)[:160]}): {_advice(path)}") from None
     name = session.get_inputs()[0].name
 
     def run(blob: np.ndarray) -> np.ndarray:
