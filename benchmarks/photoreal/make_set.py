@@ -247,6 +247,10 @@ SETS = {
     # network and are seen after; these wait for the next trained network's first read.
     "circles5": new_pieces_set(34434, "circles"),
     "pegs5": new_pieces_set(35435, "pegs"),
+    # Sixth seeds (chosen 2026-12-07, after the fifth sets were read once by runs 9 and 12 and the
+    # hand-set reader): for the first read of the next network or reader change.
+    "circles6": new_pieces_set(34534, "circles"),
+    "pegs6": new_pieces_set(35535, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
