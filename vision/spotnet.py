@@ -38,6 +38,8 @@ MODELS = Path(__file__).resolve().parent / "models"
 MODEL = MODELS / "spotnet.onnx"  # the network of every family that names no other (``Family.network``)
 PATCH = 48
 DEFAULT_SCALE = 10.0
+
+
 def _advice(path: Path) -> str:
     """What to do about the network file ``path``: remake it (the make target that trains it) or
     restore the committed one."""
