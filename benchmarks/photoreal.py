@@ -699,17 +699,15 @@ def main(argv=None) -> int:
     if args.reader == "learned":
         from vision.piece_book import PixelEmbedder, PieceBookError, embedder_for, embedder_name
 
-        try:
-            # the default: each setup's calibration takes its family's (``Family.network``)
-            embedder = PixelEmbedder() if args.embedder == "pixels" else embedder_for(
-                None if args.embedder == "default" else "spotnet")
-        except PieceBookError as exc:
-            print(f"no embedder: {exc}", file=sys.stderr)
-            return 2
-        print(f"reader: learned, embedder {embedder_name(embedder)}"
-              + (" (or the network a family names)" if args.embedder == "default" else ""))
-        if args.embedder == "default":
-            embedder = None
+        if args.embedder == "default":  # each setup's calibration takes its family's (``Family.network``)
+            print("reader: learned, embedder: each family's spot network beside the pixel colours")
+        else:
+            try:
+                embedder = PixelEmbedder() if args.embedder == "pixels" else embedder_for("spotnet")
+            except PieceBookError as exc:
+                print(f"no embedder: {exc}", file=sys.stderr)
+                return 2
+            print(f"reader: learned, embedder {embedder_name(embedder)}")
     say = None if args.quiet else (lambda m: print("  " + m, flush=True))
     results = []
     if not args.sets and not args.sample:

@@ -849,14 +849,13 @@ def embedder_for(name: str | None = None, network: str = "spotnet"):
         raise PieceBookError(f"the calibration was made with the spot network {name!r}, which this arbiter does "
                              f"not have ({exc}): run `arbiter calibrate` again") from None
     try:
-        path = spotnet.model_path(network if name is None else spotnet.network_of(name))
-        if name is not None and not path.is_file():
-            path = spotnet.MODEL  # a name from before the networks had names of their own
-        net = spotnet.SpotNet.load(path)
+        net = spotnet.SpotNet.load(spotnet.model_path(network if name is None else spotnet.network_of(name)))
     except spotnet.SpotNetError as exc:
-        if name is None and network == "spotnet":
-            return PixelEmbedder()
-        raise PieceBookError(f"the calibration was made with the spot network {name!r}, which cannot be loaded "
-                             f"({exc}): run `arbiter calibrate` again" if name is not None else
-                             f"the spot network {network!r} these pieces are read with cannot be loaded ({exc})") from None
+        if name is not None:
+            raise PieceBookError(f"the calibration was made with the spot network {name!r}, which cannot be loaded "
+                                 f"({exc}): run `arbiter calibrate` again") from None
+        if network != "spotnet":
+            raise PieceBookError(f"the spot network {network!r} these pieces are read with cannot be loaded "
+                                 f"({exc})") from None
+        return PixelEmbedder()
     return JointEmbedder(net, PixelEmbedder(lightness=JOINT_LIGHTNESS), JOINT_WEIGHT) if name is None else net

@@ -183,23 +183,29 @@ def _look_again(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.n
     return out
 
 
-def _near_one(mid: int, side: float, centre: np.ndarray, crop: np.ndarray, origin) -> np.ndarray | None:
-    """Marker ``mid``'s corners found by a plain look at ``crop`` (one place of ``_places``), or
-    None: only the expected id within half a side of its place counts."""
-    hits = [c for i, c in _detect(crop, "frame", 1.0, origin) if i == mid]
-    hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side / 2]
-    return hits[0] if hits else None
-
-
-def _near(grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+def _near(grey: np.ndarray, want: dict[int, np.ndarray], sightings: dict | None = None) -> dict[int, np.ndarray]:
     """The markers found by a plain look at each expected place (``_places``; ``want`` from the
     last fit): for a camera that has not moved, four small looks cost a fraction of one over
-    the whole frame."""
+    the whole frame. Only the expected id within half a side of its place counts.
+
+    ``sightings`` (id -> ``_Sighting``, kept by the caller from frame to frame): a marker whose
+    pixels are as when it was last found in the same place keeps those corners without a look;
+    each marker looked for is remembered there, or forgotten when missed."""
     out: dict[int, np.ndarray] = {}
-    for place in _places(grey, want):
-        corners = _near_one(*place)
-        if corners is not None:
-            out[place[0]] = corners
+    for mid, side, centre, crop, origin in _places(grey, want):
+        seen = None if sightings is None else sightings.get(mid)
+        if seen is not None and seen.still(crop, origin):
+            out[mid] = seen.corners
+            continue
+        hits = [c for i, c in _detect(crop, "frame", 1.0, origin) if i == mid]
+        hits = [c for c in hits if np.linalg.norm(c.mean(axis=0) - centre) < side / 2]
+        if hits:
+            out[mid] = hits[0]
+        if sightings is not None:
+            if hits:
+                sightings[mid] = _Sighting.of(crop, origin, hits[0])
+            else:
+                sightings.pop(mid, None)
     return out
 
 
@@ -529,7 +535,7 @@ class MarkerLocator:
         if hint is not None:
             # The camera has most likely not moved: look where the markers were first. Three or
             # more found there make a fresh fit; anything less takes the full look below.
-            near = self._near(grey, _predict(hint, layout))
+            near = _near(grey, _predict(hint, layout), self._sightings)
             if len(near) >= self.min_markers:
                 try:
                     reg = _register(board, near, self.min_markers, self.max_error_px)
@@ -545,24 +551,6 @@ class MarkerLocator:
             self._keep(grey, reg, board)
             return reg
         return self._hold(grey, ours, layout)
-
-    def _near(self, grey: np.ndarray, want: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-        """``_near``, remembering what the detector saw: a marker whose pixels are as when it was
-        last found in the same place keeps those corners (``_Sighting``); any other is looked for."""
-        out: dict[int, np.ndarray] = {}
-        for place in _places(grey, want):
-            mid, crop, origin = place[0], place[3], place[4]
-            seen = self._sightings.get(mid)
-            if seen is not None and seen.still(crop, origin):
-                out[mid] = seen.corners
-                continue
-            corners = _near_one(*place)
-            if corners is None:
-                self._sightings.pop(mid, None)
-            else:
-                out[mid] = corners
-                self._sightings[mid] = _Sighting.of(crop, origin, corners)
-        return out
 
     def _keep(self, grey: np.ndarray, reg: Registration, board) -> None:
         self.last, self.held_frames, self.blind_frames = reg, 0, 0

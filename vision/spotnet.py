@@ -41,9 +41,10 @@ DEFAULT_SCALE = 10.0
 
 
 def _advice(path: Path) -> str:
-    """What to do about the network file ``path``: remake it (the make target that trains it) or
-    restore the committed one."""
-    target = "train-reader-pieces" if path.stem == "spotnet-pieces" else "train-reader"
+    """What to do about the network file ``path``: remake it (``make train-reader`` for
+    ``spotnet.onnx``, ``make train-reader-NAME`` for ``spotnet-NAME.onnx``) or restore the
+    committed one."""
+    target = "train-reader" + path.stem.removeprefix("spotnet")
     return (f"remake it with `make {target}` (needs the train extra: pip install -e '.[train]'), or restore the "
             f"committed file with `git checkout -- vision/models/{path.name}`")
 
