@@ -228,3 +228,23 @@ def cache_set(set_dir: Path, out_dir: Path, *, homography: str = "truth", keep: 
                 f"classes {sp.classes}")
         paths.append(path)
     return paths
+
+
+def recipe_setups(recipe: Path) -> list[str]:
+    """The rendered setups a network's recipe (its ``spotnet.json``) says it was trained on, in
+    its order: what ``python -m training.train --setups-of`` keeps, so that a committed network
+    is remade from one full render (``make train-data TRAIN_SCENES=128``) with exactly its
+    setups, though they were rendered into several folders and some left half-done."""
+    try:
+        meta = json.loads(Path(recipe).read_text())
+        names = [s for part in meta["train_sets"] for s in part["setups"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{recipe} is not a network's recipe (a spotnet.json naming its training sets' "
+                         f"setups): {exc}") from None
+    return names
+
+
+def keep_setups(got: list[Path], names: list[str]) -> list[Path]:
+    """Of the cached setups ``got``, those ``names`` lists (by their stems), in ``got``'s order."""
+    want = set(names)
+    return [p for p in got if p.stem in want]

@@ -37,7 +37,7 @@ import torch
 from . import episodes as E
 from .evaluate import score
 from .model import EMBED, SpotNet, export_onnx, macs
-from .patchsets import SetupPatches, cache_set
+from .patchsets import SetupPatches, cache_set, keep_setups, recipe_setups
 from .synth import VERSION as SYNTH_VERSION, episode as synth_episode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,6 +116,9 @@ def main(argv=None) -> int:
     ap.add_argument("--setups", type=int, default=0,
                     help="train on the first N complete setups of each set only (0: all), so a run on a set "
                          "still being rendered can be repeated exactly")
+    ap.add_argument("--setups-of", type=Path, metavar="RECIPE",
+                    help="train only on the rendered setups this recipe (a spotnet.json) names, found in the "
+                         "--train sets: the committed network remade from a full render")
     ap.add_argument("--synth", type=int, default=800)
     ap.add_argument("--rendered", type=float, default=0.5, help="share of episodes from rendered sets")
     ap.add_argument("--steps", type=int, default=3500)
@@ -139,17 +142,32 @@ def main(argv=None) -> int:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
 
+    named = None
+    if args.setups_of:
+        try:
+            named = recipe_setups(args.setups_of)
+        except ValueError as exc:
+            ap.error(str(exc))
     rendered: list[Path] = []
     sets_used = []
     for root in args.train:
         for d in training_sets(root):
             _check_not_evaluation(d)
             got = cache_set(d, args.cache / "train" / d.name, say=say)
+            if named is not None:
+                got = keep_setups(got, named)
             if args.setups:
                 got = got[:args.setups]
             rendered += got
             held = json.loads((d / "set.json").read_text()).get("hold_out")
             sets_used.append({"set": d.name, "path": str(d), "held_out_factors": held, "setups": [p.stem for p in got]})
+    if named is not None:
+        found = {p.stem for p in rendered}
+        lost = [n for n in named if n not in found]
+        if lost:
+            raise SystemExit(f"{len(lost)} of the {len(named)} setups {args.setups_of} names are not among the "
+                             f"complete setups of the --train sets ({', '.join(lost[:5])}{' ...' if len(lost) > 5 else ''}): "
+                             f"render them first (`make train-data`, `make train-data-new`; docs/training-data.md)")
     drawn = synth_cache(args.cache, args.synth, say) if args.synth else []
     val_paths = []
     if args.val:
