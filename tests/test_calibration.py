@@ -540,3 +540,49 @@ def test_full_layout_pieces_picture_shows_every_marker_to_a_tilted_camera():
     assert len(registration.detect_markers(shot(corners), game.board)) == 2  # the old layout's corner men
     cal = calibrate(game, empty, pieces, position=layout, classifier="learned", embedder=PixelEmbedder())
     assert cal.classifier == "learned"
+
+
+def test_a_coloured_mans_tinted_shadow_is_no_hand_but_another_colour_is():
+    """A red or blue man throws his own colour onto the paper he shades (photoreal renders: the
+    paper beside matte red and blue men darkened up to three times as much in two channels as in
+    the third). Play's hand check allows a shadow tinted along the nearest piece's own colour;
+    calibration's check of the pieces picture must too, or a full layout of coloured men is
+    refused as "a hand over the board" (seed 50450's red and blue morabaraba men). A tint along
+    no piece's colour is still something over the board."""
+    from vision.occlusion import shadow_reach
+
+    g = engine.load("nine-mens-morris")
+    layout, _ = calibration_layout(g, full=True)
+    looks = {(1, "man"): {"colour": (40, 40, 190)}, (2, "man"): {"colour": (190, 70, 40)}}  # BGR: red, blue
+    settings = sim.CameraSettings(size=HD)
+    empty = sim.simulate(sim.simple_scene(g.board, {}, looks=looks), CAL_SEED, settings)
+    pieces = sim.simulate(sim.simple_scene(g.board, layout, looks=looks), CAL_SEED, settings)
+    cal = calibrate(g, empty.image, pieces.image, position=layout)
+    fam = cal.family
+    occupied = np.array([s in layout for s in fam.spots])
+    near = shadow_reach(cal.probes, fam) & occupied[None, :]
+
+    def shaded(gain_of) -> np.ndarray:
+        """The pieces picture with each man's shadow on the probes beside him (one side, within
+        0.7 of a unit), the paper there multiplied by ``gain_of(owner)`` (B, G, R)."""
+        img = pieces.image.astype(np.float64)
+        rows, cols = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+        hit = 0
+        for p, row in zip(cal.probes, near):
+            on = np.flatnonzero(row)
+            if not len(on):
+                continue
+            i = on[np.argmin(np.linalg.norm(fam.xy[on] - p, axis=1))]
+            if p[0] <= fam.xy[i][0] or np.linalg.norm(p - fam.xy[i]) > 0.7:
+                continue
+            c = pieces.project(p)
+            img[(cols - c[0]) ** 2 + (rows - c[1]) ** 2 <= 16] *= gain_of(layout[fam.spots[i]].owner)
+            hit += 1
+        assert hit >= 20
+        return np.clip(img, 0, 255).astype(np.uint8)
+
+    own = {1: (0.6, 0.6, 0.85), 2: (0.85, 0.65, 0.6)}  # red men redden their shadows, blue men blue
+    calibrate(g, empty.image, shaded(lambda owner: own[owner]), position=layout)
+    calibrate(g, empty.image, shaded(lambda owner: (0.7, 0.7, 0.7)), position=layout)  # plain shade
+    with pytest.raises(CalibrationError, match="disagree on the board between the points"):
+        calibrate(g, empty.image, shaded(lambda owner: (0.6, 0.85, 0.6)), position=layout)  # green: no man's

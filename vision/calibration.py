@@ -37,7 +37,7 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
                        by_print_under, lamp_shift, named_by_hue, odd_in_group, rank_by, split_doubt, split_pieces,
                        with_feet)
 from .families import Family, family_for
-from .occlusion import HandCheck, shadow_reach
+from .occlusion import HandCheck, piece_tints, shadow_reach
 from .patches import PatchCutter, PatchError
 from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
                          embedder_for, embedder_name, leave_one_out, shifted_empty)
@@ -693,7 +693,15 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     _check_exposure("pieces", _s.probes)
     occupied = np.array([family.spots[i] in position for i in range(len(family.spots))], bool)
     near = shadow_reach(probes, family)
-    over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1)).reason  # pieces cast shadows
+    # pieces cast shadows, and a coloured piece tints its own (as play's check allows, in
+    # ``learned_reader``): red and blue men laid out in full darkened and tinted the paper between
+    # their points enough to be called a hand (docs/learned-reader.md, ninth session)
+    try:
+        tints = piece_tints(PatchCutter(family, layout.spot_at, board=board).cut(pieces_image, H_pieces).images,
+                            occupied)
+    except PatchError:
+        tints = None
+    over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1), tints, occupied).reason
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
         # an arm was over the board in one of them.
