@@ -251,6 +251,10 @@ SETS = {
     # hand-set reader): for the first read of the next network or reader change.
     "circles6": new_pieces_set(34534, "circles"),
     "pegs6": new_pieces_set(35535, "pegs"),
+    # Seventh seeds (chosen 2026-12-07 in the ninth session, after the sixth sets were read once by
+    # runs 12 and 13 and the hand-set reader): for the next first read.
+    "circles7": new_pieces_set(34634, "circles"),
+    "pegs7": new_pieces_set(35635, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
