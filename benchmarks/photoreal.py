@@ -371,15 +371,14 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
                         else:
                             row["stepped"] = _score_step(g, seen, truth(cur))
                             row["steps"] = int(cur["file"].rsplit("-s", 1)[1].split(".")[0])
+                            if seen.occluded:
+                                row["stepped_reason"] = seen.reason
+                            elif row["stepped"] == "wrong":
+                                row["stepped_misread"] = _misreads(game, seen, truth(cur))
                 else:
                     g["clear_read"] += 1
-                    want = truth(rec)
-                    wrong = []
                     unread = obs.unread()  # spots the reader said it could not read: not scored as read
-                    for spot, reading in obs.points.items():
-                        if spot not in unread and reading.piece != want.get(spot):
-                            wrong.append(f"{spot}: {_name(game, want.get(spot))} read as "
-                                         f"{_name(game, reading.piece)}")
+                    wrong = _misreads(game, obs, truth(rec))
                     g["spots_read"] += len(obs.points) - len(unread)
                     g["spots_wrong"] += len(wrong)
                     g["spots_unread"] += len(unread)
@@ -400,6 +399,14 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
         g["refused_reasons"] = dict(g["refused_reasons"].most_common())
     return {"set": meta.get("set", Path(set_dir).name), "dir": str(set_dir), "complete": meta.get("complete", True),
             "sample": meta.get("sample"), "games": games, "setups": per_setup, "frames": per_frame, "totals": _totals(games)}
+
+
+def _misreads(game, obs, want: dict) -> list[str]:
+    """Every spot ``obs`` read, and not as ``want`` has it ("d2: empty read as white man"); a
+    spot the reader gave as unread is no reading, right or wrong."""
+    unread = obs.unread()
+    return [f"{spot}: {_name(game, want.get(spot))} read as {_name(game, reading.piece)}"
+            for spot, reading in obs.points.items() if spot not in unread and reading.piece != want.get(spot)]
 
 
 def _score_step(g: dict, obs, want: dict) -> str:
@@ -502,17 +509,30 @@ def table(res: dict) -> str:
     if reasons:
         lines.append("clear frames refused, by reason:")
         lines += [f"  {n} x {r}" for r, n in reasons.most_common(8)]
-    bad = [f for f in res["frames"] if f.get("wrong")]
-    if bad:
-        lines.append("misread frames (first 8):")
-        for f in bad[:8]:
-            lines.append(f"  {f['file']} (exposure {f['exposure']:+.1f}, tilt {f['tilt']:.0f}): "
-                         + "; ".join(f["wrong"][:3]) + (" ..." if len(f["wrong"]) > 3 else ""))
+    lines += _misread_lines(res["frames"])
     crashes = [f for f in res["frames"] if f.get("crash")]
     if crashes:
         lines.append("reader crashes:")
         lines += [f"  {f['file']}: {f['crash']}" for f in crashes[:5]]
     return "\n".join(lines)
+
+
+def _misread_lines(frames: list[dict]) -> list[str]:
+    """The report's lists of misread frames: as first read, and after an exposure step."""
+    lines = []
+    bad = [f for f in frames if f.get("wrong")]
+    if bad:
+        lines.append("misread frames (first 8):")
+        for f in bad[:8]:
+            lines.append(f"  {f['file']} (exposure {f['exposure']:+.1f}, tilt {f['tilt']:.0f}): "
+                         + "; ".join(f["wrong"][:3]) + (" ..." if len(f["wrong"]) > 3 else ""))
+    stepped = [f for f in frames if f.get("stepped_misread")]
+    if stepped:  # the frame a stop or two darker that play reads after an over-exposed one
+        lines.append("misread after the exposure was stepped down (first 8):")
+        for f in stepped[:8]:
+            lines.append(f"  {f['file']} ({f['steps']} stop{'s' if f['steps'] > 1 else ''} darker): "
+                         + "; ".join(f["stepped_misread"][:3]) + (" ..." if len(f["stepped_misread"]) > 3 else ""))
+    return lines
 
 
 def _family(name: str) -> str:

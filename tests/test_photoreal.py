@@ -808,3 +808,25 @@ def test_new_pieces_are_pooled_apart_from_the_men_on_points():
     g = {"spots_read": 10, "spots_wrong": 0, "clear": 1, "right": 1, "refused": 0, "hand": 0, "hand_read": 0}
     pool = h.pooled([{"set": "pegs", "games": {"brainmaster": g, "tapatan": g}}])
     assert set(pool) == {"brainmaster", "HTJB"}
+
+
+def test_a_frame_misread_after_an_exposure_step_keeps_its_misread_spots_and_the_report_lists_them():
+    """The frame play reads after stepping the exposure down is scored, and its misreads are
+    kept by spot as a first frame's are (the ninth session had to read the stepped circles
+    frames again to learn which spots they were): a spot given as unread is no misread."""
+    from engine.core import Piece
+    from engine.observation import Observation, Reading
+
+    h = _harness()
+    game = engine.load("nine-mens-morris")
+    white, black = Piece(1, "man"), Piece(2, "man")
+    want = {"a7": white, "d7": None, "g7": black}
+    obs = Observation({"a7": Reading(None, 1.0), "d7": Reading(black, 1.0),
+                       "g7": Reading.unknown("something covers the corner marker")})
+    got = h._misreads(game, obs, want)
+    assert got == [f"a7: {h._name(game, white)} read as empty", f"d7: empty read as {h._name(game, black)}"]
+    lines = h._misread_lines([{"file": "s/f04.jpg", "stepped": "wrong", "steps": 1, "stepped_misread": got},
+                              {"file": "s/f05.jpg", "stepped": "right", "steps": 2}])
+    assert lines[0].startswith("misread after the exposure was stepped down")
+    assert len(lines) == 2 and "s/f04.jpg (1 stop darker)" in lines[1] and "d7: empty read as" in lines[1]
+    assert h._misread_lines([]) == []
