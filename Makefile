@@ -53,10 +53,10 @@ train-reader: $(STAMP)
 
 # The pieces network (vision/models/spotnet-pieces.onnx, read by the families that name it,
 # Family.network: Brainmaster's pegs, Thinking In Circles' tokens) remade from its recipe (run 12,
-# docs/learned-reader.md): the first 64 setups of TRAIN_DATA (`make train-data TRAIN_SCENES=64`)
-# and the pegs-and-tokens set (`make train-data-new`). About 15 minutes on two cores with nothing
-# else running (a render beside it makes it ten times slower).
-TRAIN_PIECES_ARGS ?= --setups 64 --rendered 0.6 --synth 800 --steps 12000 --every 12000 --tint 0.1 --seed 31 --threads 2
+# docs/learned-reader.md): exactly the setups its recipe names (the first 64 of TRAIN_DATA, `make
+# train-data`, and the pegs-and-tokens set, `make train-data-new`). About 15 minutes on two cores
+# with nothing else running (a render beside it makes it ten times slower).
+TRAIN_PIECES_ARGS ?= --setups-of vision/models/spotnet-pieces.json --rendered 0.6 --synth 800 --steps 12000 --every 12000 --tint 0.1 --seed 31 --threads 2
 train-reader-pieces: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
 	nice -n 10 $(BIN)/python -m training.train --train $(TRAIN_DATA) --train $(TRAIN_NEW_DATA) --val $(VAL_DATA) $(TRAIN_PIECES_ARGS) --out vision/models/spotnet-pieces.onnx

@@ -401,12 +401,17 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
             "sample": meta.get("sample"), "games": games, "setups": per_setup, "frames": per_frame, "totals": _totals(games)}
 
 
-def _misreads(game, obs, want: dict) -> list[str]:
-    """Every spot ``obs`` read, and not as ``want`` has it ("d2: empty read as white man"); a
-    spot the reader gave as unread is no reading, right or wrong."""
+def _wrong_spots(obs, want: dict) -> list[str]:
+    """The spots ``obs`` read, and not as ``want`` has them; a spot the reader gave as unread is
+    no reading, right or wrong."""
     unread = obs.unread()
-    return [f"{spot}: {_name(game, want.get(spot))} read as {_name(game, reading.piece)}"
-            for spot, reading in obs.points.items() if spot not in unread and reading.piece != want.get(spot)]
+    return [spot for spot, reading in obs.points.items() if spot not in unread and reading.piece != want.get(spot)]
+
+
+def _misreads(game, obs, want: dict) -> list[str]:
+    """``_wrong_spots`` said as the players say them ("d2: empty read as white man")."""
+    return [f"{spot}: {_name(game, want.get(spot))} read as {_name(game, obs.points[spot].piece)}"
+            for spot in _wrong_spots(obs, want)]
 
 
 def _score_step(g: dict, obs, want: dict) -> str:
@@ -416,7 +421,7 @@ def _score_step(g: dict, obs, want: dict) -> str:
         g["stepped_refused"] += 1
         return "refused"
     unread = obs.unread()
-    wrong = sum(spot not in unread and reading.piece != want.get(spot) for spot, reading in obs.points.items())
+    wrong = len(_wrong_spots(obs, want))
     g["stepped_spots"] += len(obs.points) - len(unread)
     g["stepped_wrong"] += wrong
     g["stepped_right"] += not wrong and not unread

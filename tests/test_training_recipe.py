@@ -47,3 +47,12 @@ def test_training_refuses_to_start_without_every_setup_its_recipe_names(tmp_path
     bad.write_text("{}")
     with pytest.raises(SystemExit):  # argparse's error: the message names the file
         train.main(["--train", str(tmp_path), "--setups-of", str(bad), "--cache", str(tmp_path / "cache")])
+
+
+def test_a_count_of_setups_and_a_recipes_setups_are_not_given_together(tmp_path):
+    pytest.importorskip("torch")  # the train extra
+    from training import train
+
+    with pytest.raises(SystemExit):  # argparse: not allowed with --setups-of
+        train.main(["--train", str(tmp_path), "--setups", "64",
+                    "--setups-of", str(ROOT / "vision" / "models" / "spotnet.json")])

@@ -233,7 +233,7 @@ def cache_set(set_dir: Path, out_dir: Path, *, homography: str = "truth", keep: 
 def recipe_setups(recipe: Path) -> list[str]:
     """The rendered setups a network's recipe (its ``spotnet.json``) says it was trained on, in
     its order: what ``python -m training.train --setups-of`` keeps, so that a committed network
-    is remade from one full render (``make train-data TRAIN_SCENES=128``) with exactly its
+    is remade from one full render (``make train-data``) with exactly its
     setups, though they were rendered into several folders and some left half-done."""
     try:
         meta = json.loads(Path(recipe).read_text())

@@ -113,12 +113,13 @@ def main(argv=None) -> int:
     ap.add_argument("--train", type=Path, action="append", default=[], help="a training set, or a folder of them")
     ap.add_argument("--val", type=Path, help="the validation set (photoreal dev)")
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "spotnet-cache")
-    ap.add_argument("--setups", type=int, default=0,
-                    help="train on the first N complete setups of each set only (0: all), so a run on a set "
-                         "still being rendered can be repeated exactly")
-    ap.add_argument("--setups-of", type=Path, metavar="RECIPE",
-                    help="train only on the rendered setups this recipe (a spotnet.json) names, found in the "
-                         "--train sets: the committed network remade from a full render")
+    pick = ap.add_mutually_exclusive_group()  # a count would cut the named setups unsaid
+    pick.add_argument("--setups", type=int, default=0,
+                      help="train on the first N complete setups of each set only (0: all), so a run on a set "
+                           "still being rendered can be repeated exactly")
+    pick.add_argument("--setups-of", type=Path, metavar="RECIPE",
+                      help="train only on the rendered setups this recipe (a spotnet.json) names, found in the "
+                           "--train sets: the committed network remade from a full render")
     ap.add_argument("--synth", type=int, default=800)
     ap.add_argument("--rendered", type=float, default=0.5, help="share of episodes from rendered sets")
     ap.add_argument("--steps", type=int, default=3500)

@@ -696,11 +696,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     # pieces cast shadows, and a coloured piece tints its own (as play's check allows, in
     # ``learned_reader``): red and blue men laid out in full darkened and tinted the paper between
     # their points enough to be called a hand (docs/learned-reader.md, ninth session)
-    try:
-        tints = piece_tints(PatchCutter(family, layout.spot_at, board=board).cut(pieces_image, H_pieces).images,
-                            occupied)
-    except PatchError:
-        tints = None
+    tints = piece_tints(PatchCutter(family, layout.spot_at, board=board).cut(pieces_image, H_pieces).images, occupied)
     over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1), tints, occupied).reason
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
