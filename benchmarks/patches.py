@@ -94,7 +94,7 @@ def pictures(out: Path, setup: str, photo_frame: str = "f00") -> list[Path]:
     layout, _ = calibration_layout(game)
     empty = sim.simulate(sim.printed_scene(game.board, {}), 1, settings).image
     pieces = sim.simulate(sim.printed_scene(game.board, layout), 1, settings).image
-    cal = calibrate(game, empty, pieces, position=layout)
+    cal = calibrate(game, empty, pieces, position=layout, classifier="measured")
     frame = sim.simulate(sim.printed_scene(game.board, random_position(game, 7)), 7, settings).image
     written.append(_picture(frame, cut_frame(cal, frame), out / "sim-nine-mens-morris-turned.png"))
     sys.path.append(str(Path(__file__).resolve().parent))

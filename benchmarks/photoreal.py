@@ -270,10 +270,12 @@ def calibrate_setup(set_dir, game, s, locate: str = "markers", classifier: str =
     if s["empty"] is None or s["pieces"] is None:
         return None, "the set has no calibration pictures for this setup"
     try:
-        how = {} if locate == "markers" else {"method": "outline", "a1": corner_hint(game, s["empty"])}
+        how = {"classifier": classifier}
+        if locate != "markers":
+            how.update(method="outline", a1=corner_hint(game, s["empty"]))
         pieces = s["pieces"]
         if classifier == "learned":
-            how.update(classifier="learned", embedder=embedder)
+            how.update(embedder=embedder)
             pieces = s.get("full") or pieces
         return calibrate(game, load_image(set_dir, s["empty"]), load_image(set_dir, pieces),
                          position=truth(pieces), **how), ""

@@ -39,8 +39,9 @@ table (``arbiter.sim.physical``) photographs its boards.
 
 Readers (``--reader measured|learned|both``, default both): the hand-set one (``BoardReader``)
 and the learned one (``vision.learned_reader``, calibrated from the full layout), its embedder
-chosen by ``--embedder spotnet|pixels`` (the spot network, ``vision/spotnet.py`` and its model
-file; when it is not available the output says so and the learned reader is left out). Each
+chosen by ``--embedder family|spotnet|pixels`` (default: each family's own, as play calibrates
+with; the first committed spot network alone; the pixel baseline; when the network is not
+available the output says so and the learned reader is left out). Each
 reader gets its own rows, totals and targets.
 
 Speed (issue 31): after the rows, the same frames of nine men's morris at 1280x720 and of Brain
@@ -180,9 +181,15 @@ def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
 
+# ``--embedder family``: each family's own embedder, as play calibrates with (``Family.network``
+# beside the pixel colours, ``piece_book.embedder_for``); the calibration chooses it.
+FAMILY = "family"
+
+
 def embedder_of(choice: str):
-    """(embedder, words) for ``--embedder``: the spot network (``vision.spotnet``) or the pixel
-    baseline; (None, why) when the network cannot be had here."""
+    """(embedder, words) for ``--embedder``: each family's embedder as play has it (``FAMILY``),
+    the committed first spot network alone (``vision.spotnet``) or the pixel baseline; (None, why)
+    when the network cannot be had here."""
     if choice == "pixels":
         e = piece_book.PixelEmbedder()
         return e, f"pixel baseline ({e.name})"
@@ -194,6 +201,8 @@ def embedder_of(choice: str):
         net = spotnet.SpotNet.load()
     except spotnet.SpotNetError as exc:
         return None, f"the spot network is not available here ({exc})"
+    if choice == FAMILY:
+        return FAMILY, f"each family's spot network beside the pixel colours, as play has it (on {net.backend})"
     return net, f"spot network {piece_book.embedder_name(net)} on {net.backend}"
 
 
@@ -206,13 +215,14 @@ def calibrate_for(game, size: tuple[int, int], reader: str, embedder=None):
     settings = camera(size=size)
     empty = sim.simulate(sim.printed_scene(game.board, {}), CAL_SEED, settings).image
     pieces = sim.simulate(sim.printed_scene(game.board, layout), CAL_SEED, settings).image
-    return calibrate(game, empty, pieces, position=layout, classifier=reader, embedder=embedder)
+    return calibrate(game, empty, pieces, position=layout, classifier=reader,
+                     embedder=None if embedder == FAMILY else embedder)
 
 
 def make_reader(game, size: tuple[int, int], reader: str, embedder=None):
     """A fresh ``reader`` for ``game``'s board at ``size`` (``calibrate_for``). Raises
     CalibrationError."""
-    return reader_for(calibrate_for(game, size, reader, embedder), embedder)
+    return reader_for(calibrate_for(game, size, reader, embedder), None if embedder == FAMILY else embedder)
 
 
 def make_frames(game_name: str, size: tuple[int, int], count: int, first_seed: int, pool,
@@ -392,7 +402,7 @@ def speed_rows(readers: list[str], embedder, count: int, pool, repeat: int) -> l
             if isinstance(calibrations[key], CalibrationError):
                 row.error = f"calibration failed: {calibrations[key]}"
                 continue
-            reader = reader_for(calibrations[key], embedder)
+            reader = reader_for(calibrations[key], None if embedder == FAMILY else embedder)
             stage = StageClock(reader)
             with stage.timing():
                 for job, (image, _covered, position) in zip(jobs, frames):
@@ -463,9 +473,10 @@ def main() -> None:
     ap.add_argument("--reader", choices=("measured", "learned", "both"), default="both",
                     help="the reader(s) timed and scored: the hand-set measures, the learned one (vision."
                          "learned_reader), or both on the same frames (default both)")
-    ap.add_argument("--embedder", choices=("spotnet", "pixels"), default="spotnet",
-                    help="the learned reader's embedder (default spotnet; said so, and skipped, when it is not "
-                         "available)")
+    ap.add_argument("--embedder", choices=(FAMILY, "spotnet", "pixels"), default=FAMILY,
+                    help="the learned reader's embedder: each family's, as play calibrates with (default), the "
+                         "first committed spot network alone, or the pixel baseline (said so, and the learned "
+                         "reader skipped, when the network is not available)")
     ap.add_argument("--speed-only", action="store_true",
                     help="only the speed table (issue 31): nine men's morris at 1280x720 and Brain Hanky at 1920x1080")
     ap.add_argument("--speed-frames", type=int, default=None,

@@ -61,8 +61,34 @@ def test_the_speed_table_says_so_when_the_spot_network_cannot_be_had(monkeypatch
     monkeypatch.setattr(spotnet.SpotNet, "load", missing)
     embedder, words = bench.embedder_of("spotnet")
     assert embedder is None and "not available" in words and "spotnet.onnx is missing" in words
+    embedder, words = bench.embedder_of("family")
+    assert embedder is None and "spotnet.onnx is missing" in words
     embedder, words = bench.embedder_of("pixels")
     assert embedder.name.startswith("pixels-lab-") and "pixel baseline" in words
+
+
+def test_the_default_embedder_is_each_familys_as_play_calibrates(monkeypatch):
+    """``--embedder family`` (the default) leaves the choice to calibration, so the pegs read by
+    the pieces network are timed and scored with it, as in play; the reader built is the learned
+    one with the family's network in its book."""
+    pytest.importorskip("vision.spotnet")
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT))
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "vision_bench", bench)
+    spec.loader.exec_module(bench)
+    embedder, words = bench.embedder_of(bench.FAMILY)
+    assert embedder == bench.FAMILY and "each family" in words
+    import engine
+    from vision.families import family_for
+
+    game = engine.load("brainmaster")
+    reader = bench.make_reader(game, (640, 480), "learned", embedder)
+    assert type(reader).__name__ == "LearnedReader"
+    assert family_for(game).network in reader.cal.book.embedder
 
 
 def test_beside_photoreal_leaves_out_a_set_cut_to_its_sample(monkeypatch, tmp_path, capsys):

@@ -600,26 +600,35 @@ def _frame_ink(cal: Calibration, kind: str, x: np.ndarray, v, ink: np.ndarray | 
     return g
 
 
+def default_classifier(game) -> str:
+    """The classifier a calibration of ``game`` uses unless told: the one measured best on its
+    family's pieces (``Family.classifier``; docs/learned-reader.md, "Which reader is the default")."""
+    return family_for(game).classifier
+
+
 def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
               position: Mapping[str, Any] | None = None, method: str = "markers", corners=None, a1=None,
-              progress=None, classifier: str = "measured", embedder=None,
+              progress=None, classifier: str | None = None, embedder=None,
               more_empty: tuple[np.ndarray, ...] | list[np.ndarray] = ()) -> Calibration:
     """Learn ``game``'s board from an empty picture and a pieces picture (see the module text).
 
-    ``position``: what the pieces picture shows (default: ``calibration_layout(game)``).
+    ``position``: what the pieces picture shows (default: ``calibration_layout(game)``, several
+    pieces of each class for the learned classifier).
     ``progress(message)`` is told each stage, for a command line to show.
-    ``classifier``: "measured" (the hand-set measures) or "learned": then the spots are learned
+    ``classifier``: "measured" (the hand-set measures) or "learned" (default: the one chosen for
+    the game's pieces, ``default_classifier``): then the spots are learned
     as ``embedder`` (default ``piece_book.embedder_for()``) sees them, into a piece book
     (``vision.piece_book``), from the empty picture and any ``more_empty`` pictures of the empty
     board taken from the same place, and from the pieces picture (``_learn_book``).
     """
+    family = family_for(game)
+    classifier = classifier or family.classifier
     if classifier not in CLASSIFIERS:
         raise CalibrationError(f"unknown classifier {classifier!r}: use {' or '.join(CLASSIFIERS)}")
     say = progress or (lambda _m: None)
-    family = family_for(game)
     board = game.board
     if position is None:
-        position, _ = calibration_layout(game)
+        position, _ = calibration_layout(game, full=classifier == "learned")
     for name, img in (("empty board", empty_image), ("pieces", pieces_image)):
         if (not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] != 3 or img.size == 0
                 or img.dtype != np.uint8):

@@ -51,7 +51,7 @@ def write(out_dir: Path) -> list[Path]:
         settings = sim.CameraSettings(size=(1280, 720), fill=fill)
         empty = sim.simulate(sim.printed_scene(game.board, {}), SEED, settings).image
         pieces = sim.simulate(sim.printed_scene(game.board, layout), SEED, settings).image
-        cal = calibrate(game, empty, pieces, position=layout)
+        cal = calibrate(game, empty, pieces, position=layout, classifier="measured")
         reader = BoardReader(cal)
         save(layout_picture(game, layout), f"{name}-layout.png")
         save(empty, f"{name}-empty.png")

@@ -205,6 +205,11 @@ class Family:
     # vision/models, ``vision.spotnet.model_path``), chosen per family on the validation sets
     # (docs/learned-reader.md).
     network: str = "spotnet"
+    # Which classifier a calibration of this family uses unless told (``arbiter calibrate
+    # --classifier``, the simulated camera, the web page's calibration): "measured" (the hand-set
+    # reader) or "learned". Chosen per group of families by a rule written before both readers read
+    # the pooled validation sets (docs/learned-reader.md, "Which reader is the default").
+    classifier: str = "measured"
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
         return tuple(c for c in self.classes if c.kind == kind)
@@ -371,7 +376,7 @@ def pegs_in_holes(game) -> Family:
                   _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
                   probe_clear=2.2, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720),
-                  probe_threshold=0.14, network=PIECES_NETWORK)
+                  probe_threshold=0.14, network=PIECES_NETWORK, classifier="learned")
 
 
 def tokens_on_tracks(game) -> Family:
@@ -383,7 +388,8 @@ def tokens_on_tracks(game) -> Family:
     spots, xy, kinds = _spots(game)
     return Family("circles", spots, xy, kinds, {k: _glossy_disc(0.6 * TOKEN_R, 3, TOKEN_R) for k in set(kinds)},
                   _classes(game), heights={k: PENNY_HEIGHT for k in set(kinds)},
-                  probe_step=0.1, probe_check=0.06, shadow_reach=0.45, frame=(800, 600), network=PIECES_NETWORK)
+                  probe_step=0.1, probe_check=0.06, shadow_reach=0.45, frame=(800, 600), network=PIECES_NETWORK,
+                  classifier="learned")
 
 
 # Engine family (``Rules.family``) -> the reader's data for a game of it.

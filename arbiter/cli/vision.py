@@ -133,12 +133,14 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.option("--outline", is_flag=True, help="Board without markers: find it by its own outline.")
 @click.option("--a1", "a1_corner", default=None, help='With --outline: "c,r", the picture pixel of the board corner '
               'beside a1 (player 1\'s left), so the board cannot be taken the wrong way round.')
-@click.option("--classifier", type=click.Choice(["measured", "learned"]), default="measured", show_default=True,
+@click.option("--classifier", type=click.Choice(["measured", "learned"]), default=None,
               help="How spots are read: the hand-set measures, or the learned classifier (spot patches, an "
-                   "embedder, and the pieces learned from the pieces picture; docs/piece-book.md).")
-@click.option("--full-set", "full_set", is_flag=True,
+                   "embedder, and the pieces learned from the pieces picture; docs/piece-book.md). "
+                   "[default: the one measured best on the game's pieces; docs/calibration.md]")
+@click.option("--full-set/--one-each", "full_set", default=None,
               help="The pieces picture shows several pieces of each kind (see --layout --full-set): the learned "
-                   "classifier learns how each varies over the board.")
+                   "classifier learns how each varies over the board; or one piece of each kind. "
+                   "[default: --full-set with the learned classifier, else --one-each]")
 @click.option("--seed", type=int, default=1, show_default=True, help="With --sim: which simulated camera.")
 @click.option("--width", type=int, default=1280, show_default=True, help="Camera frame width.")
 @click.option("--height", type=int, default=720, show_default=True, help="Camera frame height.")
@@ -147,7 +149,8 @@ def _sim_pictures(game, position, seed: int, size: tuple[int, int]) -> tuple[np.
 @click.pass_context
 def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | None, use_sim: bool,
               empty_path: str | None, pieces_path: str | None, out: str | None, overlay: str | None,
-              show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, classifier: str, full_set: bool,
+              show_layout: bool, corners: str | None, outline: bool, a1_corner: str | None, classifier: str | None,
+              full_set: bool | None,
               seed: int,
               width: int, height: int, camera_backend: str, exposure: float | str | None, gain: float | None,
               ev: float | None) -> None:
@@ -165,12 +168,16 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
       arbiter calibrate nine-mens-morris --empty empty.png --pieces pieces.png --out cal.json
       arbiter calibrate brain-hanky --sim
       arbiter calibrate nine-mens-morris --layout --full-set
-      arbiter calibrate nine-mens-morris --camera 0 --classifier learned --full-set
+      arbiter calibrate nine-mens-morris --camera 0 --classifier learned
+      arbiter calibrate brainmaster --sim
     """
     from vision.calibration import (SURFACE_NOTE, CalibrationError, ExposureError, calibrate as run_calibration,
-                                    calibration_layout)
+                                    calibration_layout, default_classifier)
 
     g = _load_game(game, ctx.args)
+    classifier = classifier or default_classifier(g)
+    if full_set is None:
+        full_set = classifier == "learned"
     position, described = calibration_layout(g, full=full_set)
     if show_layout:
         from vision.pictures import layout_picture
@@ -247,7 +254,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     else:
         cal, pieces_img = _calibrate_with_camera(camera, width, height, camera_backend, exposure, gain, ev, game,
                                                  described, attempt, MORE_EMPTY if classifier == "learned" else 0,
-                                                 "--layout --full-set" if full_set else "--layout")
+                                                 "--layout --full-set" if full_set else "--layout --one-each")
     try:
         write_atomic(out_path, cal.dumps())
     except OSError as exc:

@@ -405,7 +405,11 @@ def sim_calibration(game, mount: int = 1, size: tuple[int, int] | None = None, *
     The empty board, then the pieces laid out as ``calibration_layout`` says, both photographed
     from the camera ``mount``; ``calibrate`` checks them and learns the pieces (~0.1 s for a
     morris board, ~1 s for the Brain Hanky cloth). ``classifier``: "measured" (the hand-set
-    reader) or "learned" (the piece book, from the full layout: ``--layout --full-set``).
+    reader) or "learned" (the piece book, from the full layout: ``--layout --full-set``). The
+    simulator's default stays the hand-set reader for every game, though a real camera's is the
+    learned one for the pegs and tokens (``vision.calibration.default_classifier``): the networks
+    never saw the simulator's flat drawings, and on them read the pegs worse than the hand-set
+    reader does (docs/learned-reader.md, "Which reader is the default").
     ``looks``: the pieces' looks (``vision.sim.PieceLook`` data per (owner, kind)), which only
     the pictures know. Cached per game, options, mount, size, classifier and looks.
     """

@@ -32,10 +32,11 @@ class CalibrationSteps:
 
     def __init__(self, game_name: str, source: str, folder: Path):
         import engine
-        from vision.calibration import calibration_layout
+        from vision.calibration import calibration_layout, default_classifier
 
         self.game = engine.load(game_name)
-        self.position, self.described = calibration_layout(self.game)
+        self.classifier = default_classifier(self.game)
+        self.position, self.described = calibration_layout(self.game, full=self.classifier == "learned")
         self.source = source
         self.folder = folder
         self.step = "empty"  # then "pieces", then "done"
@@ -98,7 +99,8 @@ class CalibrationSteps:
             said.append(f"  [{n[0]}] {message}")
 
         try:
-            cal = calibrate(self.game, self.empty, pieces, position=self.position, progress=progress)
+            cal = calibrate(self.game, self.empty, pieces, position=self.position, progress=progress,
+                            classifier=self.classifier)
         except ExposureError as exc:
             done = self.cam.adjust_exposure(exc.change) if self.cam is not None else None
             said.append(f"calibration failed: {str(exc).rstrip('.')}.")
@@ -113,7 +115,7 @@ class CalibrationSteps:
             return
         from ..files import write_atomic
         from vision.overlay import draw_overlay
-        from vision.reader import BoardReader
+        from vision.learned_reader import reader_for
 
         path = self.folder / f"calibration-{self.game.name}.json"
         overlay_path = path.with_name(path.stem + ".overlay.png")
@@ -125,7 +127,7 @@ class CalibrationSteps:
             return
         import cv2
 
-        reader = BoardReader(cal)
+        reader = reader_for(cal)
         obs = reader.read(pieces)
         overlay = draw_overlay(pieces, cal, obs, reader.last)
         ok, png = cv2.imencode(".png", overlay)
