@@ -222,8 +222,9 @@ def picture(game, position, seed: int) -> np.ndarray:
 def learned():
     game = engine.load(GAME)
     layout, _ = calibration_layout(game)
-    cal = calibrate(game, picture(game, {}, 1000), picture(game, layout, 1000), classifier="learned",
-                    embedder=PixelEmbedder())
+    # One piece of each class, said outright: the learned classifier's own default is the full set.
+    cal = calibrate(game, picture(game, {}, 1000), picture(game, layout, 1000), position=layout,
+                    classifier="learned", embedder=PixelEmbedder())
     return game, cal
 
 
@@ -365,7 +366,7 @@ def test_calibrate_command_learns_from_a_camera_with_more_empty_pictures(tmp_pat
     writer.release()
     out = tmp_path / "cal.json"
     got = CliRunner().invoke(main, ["calibrate", GAME, "--camera", path, "--width", "640", "--height", "480",
-                                    "--classifier", "learned", "--out", str(out)], input="\n\n")
+                                    "--classifier", "learned", "--one-each", "--out", str(out)], input="\n\n")
     assert got.exit_code == 0, got.output
     assert "Classifier: learned" in got.output
     cal = load_calibration(out, game=GAME)
