@@ -255,6 +255,10 @@ SETS = {
     # runs 12 and 13 and the hand-set reader): for the next first read.
     "circles7": new_pieces_set(34634, "circles"),
     "pegs7": new_pieces_set(35635, "pegs"),
+    # Eighth seeds (chosen 2026-12-07 in the eleventh session, after the seventh sets were read
+    # once by both readers at 456d5bb): for the next first read.
+    "circles8": new_pieces_set(34734, "circles"),
+    "pegs8": new_pieces_set(35735, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
