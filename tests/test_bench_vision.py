@@ -16,6 +16,20 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def load_bench(monkeypatch):
+    """``benchmarks/vision.py`` as a module (``vision_bench``), its folder and the project's on the
+    path for the test alone; the thread-count variables the module sets put back after."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.syspath_prepend(str(ROOT))
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, os.environ.get(var, "1"))
+    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "vision_bench", bench)
+    spec.loader.exec_module(bench)
+    return bench
+
+
 def test_quick_speed_table_of_the_learned_reader_runs_and_gives_every_stage():
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "vision.py"), "--quick", "--speed-only",
                            "--reader", "learned", "--embedder", "pixels", "--speed-frames", "2", "--repeat", "1",
@@ -46,14 +60,7 @@ def test_the_speed_table_says_so_when_the_spot_network_cannot_be_had(monkeypatch
     """``--embedder spotnet`` without a loadable network: the benchmark is told why, not crashed
     (``main`` then prints it and leaves the learned reader out)."""
     spotnet = pytest.importorskip("vision.spotnet")
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    monkeypatch.syspath_prepend(str(ROOT))
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # the module sets them: put back after
-        monkeypatch.setenv(var, os.environ.get(var, "1"))
-    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "vision_bench", bench)
-    spec.loader.exec_module(bench)
+    bench = load_bench(monkeypatch)
 
     def missing(*_a, **_k):
         raise spotnet.SpotNetError("the spot network vision/models/spotnet.onnx is missing")
@@ -72,14 +79,7 @@ def test_the_default_embedder_is_each_familys_as_play_calibrates(monkeypatch):
     the pieces network are timed and scored with it, as in play; the reader built is the learned
     one with the family's network in its book."""
     pytest.importorskip("vision.spotnet")
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    monkeypatch.syspath_prepend(str(ROOT))
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        monkeypatch.setenv(var, os.environ.get(var, "1"))
-    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "vision_bench", bench)
-    spec.loader.exec_module(bench)
+    bench = load_bench(monkeypatch)
     embedder, words = bench.embedder_of(bench.FAMILY)
     assert embedder == bench.FAMILY and "each family" in words
     import engine
@@ -94,14 +94,7 @@ def test_the_default_embedder_is_each_familys_as_play_calibrates(monkeypatch):
 def test_beside_photoreal_leaves_out_a_set_cut_to_its_sample(monkeypatch, tmp_path, capsys):
     """A set cut to its regression sample holds the frames the tests name, not a fair draw: the
     figures beside the simulator's must not count it as the set, and must say it was left out."""
-    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
-    monkeypatch.syspath_prepend(str(ROOT))
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        monkeypatch.setenv(var, os.environ.get(var, "1"))
-    spec = importlib.util.spec_from_file_location("vision_bench", ROOT / "benchmarks" / "vision.py")
-    bench = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "vision_bench", bench)
-    spec.loader.exec_module(bench)
+    bench = load_bench(monkeypatch)
     import photoreal
 
     (tmp_path / "dev").mkdir()
