@@ -137,11 +137,12 @@ def _make_fixtures(where: Path) -> None:
     those pictures) and game.json, the record README.md shows."""
     import engine
     from vision import sim
-    from vision.calibration import calibrate, calibration_layout
+    from vision.calibration import calibrate, calibration_layout, default_classifier
     from vision.render import save_png
 
     g = engine.load("nine-mens-morris")
-    layout, _ = calibration_layout(g)
+    # the pieces laid out as `arbiter calibrate nine-mens-morris --layout` shows them
+    layout, _ = calibration_layout(g, full=default_classifier(g) == "learned")
     settings = sim.CameraSettings(size=(1280, 720))
     empty = sim.simulate(sim.printed_scene(g.board, {}), 1, settings).image
     pieces = sim.simulate(sim.printed_scene(g.board, layout), 1, settings).image

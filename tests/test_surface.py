@@ -171,7 +171,8 @@ def test_arbiter_calibrate_says_how_far_the_board_is_bent(tmp_path):
     for name, pos in (("empty", {}), ("pieces", layout)):
         _cv2.imwrite(str(tmp_path / f"{name}.png"), simulate(simple_scene(game.board, pos), 3, settings).image)
     result = CliRunner().invoke(main, ["calibrate", "nine-mens-morris", "--empty", str(tmp_path / "empty.png"),
-                                       "--pieces", str(tmp_path / "pieces.png"), "--out", str(tmp_path / "cal.json")])
+                                       "--pieces", str(tmp_path / "pieces.png"), "--classifier", "measured",
+                                       "--out", str(tmp_path / "cal.json")])
     text = " ".join(result.output.split())
     assert result.exit_code == 0, text
     assert "measuring the board's surface" in text and "Board surface: bent up to" in text and "followed" in text, text
