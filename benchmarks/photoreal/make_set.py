@@ -259,6 +259,10 @@ SETS = {
     # once by both readers at 456d5bb): for the next first read.
     "circles8": new_pieces_set(34734, "circles"),
     "pegs8": new_pieces_set(35735, "pegs"),
+    # Ninth seeds (chosen 2026-12-07 at the eleventh session's end, after the eighth sets were
+    # read once at 2f543ae): for the next first read, beside held-out seed 50750.
+    "circles9": new_pieces_set(34834, "circles"),
+    "pegs9": new_pieces_set(35835, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
