@@ -36,11 +36,12 @@ from vision.reader import BoardReader
 
 
 def calibrate(*args, **kw):
-    """The hand-set reader's calibration, which this module tests (the mills and Brain Hanky
-    calibrate the learned reader unless told since the eleventh session; the learned one is
-    tested in ``test_piece_book``, ``test_piece_looks`` and ``test_default_classifier``)."""
+    """The hand-set reader's calibration, which this module tests, said outright so the tests do
+    not follow a family's default (``Family.classifier``); the learned one is tested in
+    ``test_piece_book``, ``test_piece_looks`` and ``test_default_classifier``."""
     kw.setdefault("classifier", "measured")
     return calibrate_as_told(*args, **kw)
+
 
 HD = (1280, 720)
 VGA = (640, 480)

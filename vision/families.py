@@ -207,10 +207,9 @@ class Family:
     network: str = "spotnet"
     # Which classifier a calibration of this family uses unless told (``arbiter calibrate
     # --classifier``, ``calibrate()``, the web page's calibration; the simulated camera keeps the
-    # hand-set one): "measured" (the hand-set reader) or "learned". Chosen per group of families
-    # by a rule written before the readers read the sets that decided it (docs/learned-reader.md,
-    # "Which reader is the default", "The fresh read"); a family without photoreal frames to
-    # measure on (the two-grid gems) keeps "measured".
+    # hand-set one): "measured" (the hand-set reader) or "learned". Chosen per group of families by
+    # a rule on the pooled validation, the fresh sets and the game sets through the referee
+    # (docs/learned-reader.md, "Which reader is the default", "The game sets").
     classifier: str = "measured"
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
@@ -315,14 +314,14 @@ def men_on_points(game) -> Family:
     spots, xy, kinds = _spots(game)
     return Family("htjb", spots, xy, kinds, {k: HTJB_MAN for k in set(kinds)}, _classes(game),
                   heights={k: MAN_HEIGHT for k in set(kinds)},
-                  ink=line_ink(game.board, xy, INK_CLEAR * HTJB_MAN.piece_radius), classifier="learned")
+                  ink=line_ink(game.board, xy, INK_CLEAR * HTJB_MAN.piece_radius))
 
 
 def rings_and_gems(game) -> Family:
     """Brain Hanky's cloth: hollow rings on points (an annulus over the band), gems on squares."""
     spots, xy, kinds = _spots(game)
     return Family("brain-hanky", spots, xy, kinds, {"ring": HANKY_RING, "gem": HANKY_GEM}, _classes(game),
-                  classifier="learned", heights={"ring": RING_HEIGHT},  # a gem is sampled well inside its outline: no lift needed
+                  heights={"ring": RING_HEIGHT},  # a gem is sampled well inside its outline: no lift needed
                   probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
                   probe_threshold=0.15, frame=(800, 600), slack=0.0, shadow_reach=0.3,
                   contrast_hint=", or print the board on the blue cloth (`arbiter print-board {game} --out "
