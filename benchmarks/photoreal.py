@@ -625,7 +625,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = 
         g = {"game": s["game"], "setup": name, "frames": len(s["frames"]), "calibration_error": err,
              "true_steps": len(s["frames"]), "accepted": 0, "wrong_accepted": 0, "illegal_frames": 0,
              "unseen_frames": 0, "unclear_frames": 0, "kinds": Counter(), "followed_to_end": False, "events": [],
-             "wrong_state_frames": 0}
+             "wrong_state_frames": 0, "misread_frames": 0}
         out["games"][name] = g
         if cal is None:
             say(f"{name}: calibration failed: {err}")
@@ -653,6 +653,11 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = 
             if k >= len(true_states) or not _same_game(ref.state, true_states[k]):
                 g["wrong_state_frames"] += 1
                 g["events"].append(f"frame {i} ({rec['file']}): the referee's game after {k} steps is not the true one")
+            misread = _misreads(game, obs, truth(rec))
+            if misread:  # what the reader got wrong, so that a verdict below can be traced to it
+                g["misread_frames"] += 1
+                g["events"].append(f"frame {i} ({rec['file']}): read {'; '.join(misread[:4])}"
+                                   f"{' ...' if len(misread) > 4 else ''}"[:200])
             if R.ILLEGAL in kinds:
                 g["illegal_frames"] += 1
                 g["events"].append(f"frame {i} ({rec['file']}): illegal ({v.reason or v.message})"[:200])
@@ -685,19 +690,20 @@ def _same_game(a, b) -> bool:
 
 def game_table(res: dict) -> str:
     head = (f"{'setup':14} {'game':30} {'steps':>5} {'accepted':>8} {'wrong':>5} {'illegal':>7} {'unseen':>6} "
-            f"{'unclear':>7} {'to end':>6} {'game wrong':>10}")
+            f"{'unclear':>7} {'to end':>6} {'game wrong':>10} {'misread':>7}")
     lines = [head, "-" * len(head)]
     for name, g in res["games"].items():
         lines.append(f"{name:14} {g['game']:18} {g['true_steps']:>5} {g['accepted']:>8} {g['wrong_accepted']:>5} "
                      f"{g['illegal_frames']:>7} {g['unseen_frames']:>6} {g['unclear_frames']:>7} "
-                     f"{str(g['followed_to_end']):>6} {g['wrong_state_frames']:>10}")
+                     f"{str(g['followed_to_end']):>6} {g['wrong_state_frames']:>10} {g['misread_frames']:>7}")
         if g["calibration_error"]:
             lines.append(f"  calibration failed: {g['calibration_error']}")
-        lines += [f"  {e}" for e in g["events"][:8]]
+        lines += [f"  {e}" for e in g["events"][:12]]
     lines.append("steps: true steps; accepted/wrong: steps the referee accepted, those not the true step; illegal, "
                  "unseen, unclear: frames the referee called so (each frame shown 3 times); to end: its record is "
                  "the whole true game; game wrong: frames after which the referee's game (position, player to move) "
-                 "is not the true game's after as many steps")
+                 "is not the true game's after as many steps; misread: frames with a spot read wrong (the events "
+                 "say which)")
     return "\n".join(lines)
 
 

@@ -336,12 +336,50 @@ def test_full_layout_shows_several_of_every_class_and_leaves_half_empty(name, op
     assert pos == full_layout(game)
     for c in fam.classes:
         spots = [s for s, p in pos.items() if (p.owner, p.kind) == c.key]
-        assert 2 <= len(spots) <= 6, (c.name, spots)
+        # Brain Hanky's rings come four to a cluster (the next test)
+        assert 2 <= len(spots) <= (6 if c.kind != "ring" or fam.name != "brain-hanky" else 24), (c.name, spots)
         assert all(fam.spot_kind[fam.spots.index(s)] == c.kind for s in spots)
     for kind in set(fam.spot_kind):
         assert sum(p.kind == kind for p in pos.values()) <= fam.spot_kind.count(kind) // 2
     position, words = calibration_layout(game, full=True)
     assert position == pos and all(c.name in words for c in fam.classes)
+
+
+@pytest.mark.parametrize("name", ["brain-hanky", "brain-hanky-gemless"])
+def test_brain_hankys_full_layout_shows_clusters_as_play_does(name):
+    """Brain Hanky's full set is laid out in clusters (``calibration._hanky_clusters``), because
+    in play every gem stands among its rings and a patch shows them: whole clusters of each side,
+    a cluster with one ring of the other side, a gem with two rings, a ring alone; none where a
+    piece may hide a marker, and no more pieces than a set holds."""
+    from vision.calibration import FULL_CLUSTERS, covers_marker, full_layout
+
+    game = engine.load(name)
+    hb = game.rules.hboard
+    pos = full_layout(game)
+    assert not set(pos) & set(covers_marker(game))
+    counts = {}
+    for p in pos.values():
+        counts[p.owner, p.kind] = counts.get((p.owner, p.kind), 0) + 1
+    gems = game.rules.settings.gems  # per side; four rings to a gem
+    for side in (1, 2):
+        assert counts.get((side, "ring"), 0) >= 2 * FULL_CLUSTERS
+        assert counts.get((side, "ring"), 0) <= 4 * gems
+    whole = mixed = lone = 0
+    for q in hb.squares.values():
+        rings = [pos.get(p) for p in q.points.values() if pos.get(p)]
+        gem = pos.get(q.name)
+        if not rings:
+            assert gem is None, q.name  # no gem without rings beside it
+            continue
+        owners = {r.owner for r in rings}
+        whole += len(rings) == 4 and len(owners) == 1
+        mixed += len(owners) == 2
+        lone += len(rings) == 1
+        if gem is not None:
+            assert gem.owner in owners and len(rings) >= 2, (q.name, gem, rings)
+    assert whole >= 2 and mixed >= 2 and lone >= 2, (whole, mixed, lone)
+    if name == "brain-hanky":
+        assert counts[1, "gem"] == counts[2, "gem"] == FULL_CLUSTERS
 
 
 def test_calibrate_command_learns_from_a_camera_with_more_empty_pictures(tmp_path):

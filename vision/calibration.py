@@ -360,6 +360,8 @@ LAYOUTS = {"htjb": _corners, "brain-hanky": _spread_squares, "twin-grids": _corn
 # The full layout (``full_layout``): at most this many pieces of each class, on at most half the
 # spots of their kind (the rest stay empty: calibration's second look at the empty board).
 FULL_PER_CLASS = 6
+# Brain Hanky's full layout (``_hanky_clusters``): this many clusters of each side.
+FULL_CLUSTERS = 6
 # A camera sees a standing piece's top displaced from its foot by its height times the tangent of
 # its slant; up to this many heights in any direction (a slant of 63 degrees: a camera tilted 45
 # degrees with a wide lens's edge beyond that) is where a full layout's piece may show.
@@ -397,6 +399,59 @@ def covers_marker(game, spots=None) -> list[str]:
     return out
 
 
+def _hanky_clusters(game, family: Family, per_side: int = FULL_CLUSTERS) -> dict[str, Piece]:
+    """Brain Hanky's full set: ``per_side`` clusters of each side on whole squares spread over
+    both webs (farthest first from the bottom-left, sides in turn, none where a piece may hide a
+    marker), as play shows them: the first of each side whole in its colour, the next with one
+    ring of the other side (a cluster a capture has reached), the next a gem with only two of its
+    rings, and so on in turn; and a ring of each side alone on a point of an empty square.
+
+    Why clusters: a spot's patch shows its neighbours too, and in play every gem stands among its
+    rings. Calibrated from gems and rings standing apart (the layout before), the learned reader
+    misread the game sets' gold gems in their yellow rings as silver in 35 of 40 frames of one
+    game; calibrated from a frame of that game (its clusters as exemplars), in 4 of 19
+    (docs/learned-reader.md, "Brain Hanky's full set as play shows it")."""
+    hboard = game.rules.hboard
+    hidden = set(covers_marker(game))
+    index = {s: i for i, s in enumerate(family.spots)}
+    sides = sorted({c.owner for c in family.classes})
+    has_gem = {c.owner for c in family.classes if c.kind == "gem"}
+    squares = [hboard.squares[n] for web in sorted(hboard.whole_squares) for n in hboard.whole_squares[web]]
+    squares = [q for q in squares if q.name not in hidden and not hidden & set(q.points.values())]
+    if not squares:
+        return {}
+
+    def centre(q) -> np.ndarray:
+        if q.name in index:
+            return family.xy[index[q.name]]
+        return np.mean([family.xy[index[p]] for p in q.points.values() if p in index], axis=0)
+
+    xy = np.array([centre(q) for q in squares])
+    order = [int(np.argmin(xy[:, 0] + xy[:, 1]))]
+    far = np.linalg.norm(xy - xy[order[0]], axis=1)
+    want = min(per_side * len(sides) + len(sides), len(squares) // 2)
+    while len(order) < want:
+        j = int(np.argmax(far))
+        order.append(j)
+        far = np.minimum(far, np.linalg.norm(xy - xy[j], axis=1))
+    pos: dict[str, Piece] = {}
+    for n, j in enumerate(order):
+        q, side = squares[j], sides[n % len(sides)]
+        other = sides[(n + 1) % len(sides)]
+        shape = n // len(sides)
+        if shape >= per_side:  # the last squares: one ring alone, on the square's north point
+            if "n" in q.points:
+                pos[q.points["n"]] = Piece(side, "ring")
+            continue
+        if side in has_gem and q.name in index:
+            pos[q.name] = Piece(side, "gem")
+        for d, point in sorted(q.points.items()):
+            if shape % 3 == 2 and d not in ("n", "s"):
+                continue  # a gem with two of its rings
+            pos[point] = Piece(other if shape % 3 == 1 and d == "e" else side, "ring")
+    return pos
+
+
 def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
     """Several pieces of every class, spread over the board: for the learned classifier, which
     learns from every piece it is shown how a class varies from spot to spot under this camera
@@ -409,6 +464,8 @@ def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
     corner points) are left empty. The same for every board of a game: it depends on the board's
     drawing alone."""
     family = family_for(game)
+    if family.name in FULL_LAYOUTS:
+        return FULL_LAYOUTS[family.name](game, family)
     pos: dict[str, Piece] = {}
     xy = family.xy
     hidden = set(covers_marker(game))
@@ -430,6 +487,11 @@ def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
             c = classes[n % len(classes)]
             pos[family.spots[idx[j]]] = Piece(c.owner, c.kind)
     return pos
+
+
+# The reader's family -> its own full layout, where play shows its pieces otherwise than spread
+# apart one by one.
+FULL_LAYOUTS = {"brain-hanky": _hanky_clusters}
 
 
 def calibration_layout(game, full: bool = False) -> tuple[dict[str, Piece], str]:

@@ -686,6 +686,12 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                     lamp["power"] = cal_lamp["power"] * d.u(0.85, 1.15)
                     frames.append(frame("frame", i, s.position(), lamp, None, cal_world,
                                         cal_exposure + d.u(-0.2, 0.2), None, step=str(step), steps=list(steps)))
+                # The full set too (``calibration_layout(full=True)``: several pieces of each class),
+                # from which docs/calibration.md tells a user of the learned reader to calibrate; drawn
+                # last, so every other picture of the setup is as it was without it (``--full-set``
+                # adds it to a stored set).
+                full = calibration_layout(game, full=True)[0]
+                frames.append(frame("calibration-full", 0, full, cal_lamp, None, cal_world, cal_exposure, None))
                 continue
             for i in range(n_frames):
                 position = playout(game, srng, opts.get("most", 60 if tex["hanky"] else 30), opts.get("least", 0))
@@ -769,6 +775,14 @@ def asked_twins(frames: list[dict], stored: list[dict], names: set[str]) -> list
 
 
 # ---------------------------------------------------------------------------- post-processing
+def missing_full_sets(frames: list[dict], stored: list[dict]) -> list[dict]:
+    """The full-set calibration pictures (``calibration-full``) of ``frames`` that the stored set's
+    records ``stored`` lack, for the setups it holds (a set cut to its sample keeps a few)."""
+    setups = {r["setup"] for r in stored}
+    have = {r["setup"] for r in stored if r["kind"] == "calibration-full"}
+    return [f for f in frames if f["kind"] == "calibration-full" and f["setup"] in setups - have]
+
+
 def distort(img: np.ndarray, k1: float, f_px: float) -> np.ndarray:
     """Radial lens distortion: a point at normalised radius r_u appears at r_u (1 + k1 r_u^2)."""
     h, w = img.shape[:2]
@@ -888,6 +902,9 @@ def main(argv=None) -> int:
                     help="render only the darker twins (one and two stops) of these stored clear frames "
                          "(comma-separated, e.g. bhblue-0/f02,bhblue-1/f05): frames a reader asked to step "
                          "down that have none; merged into the stored set")
+    ap.add_argument("--full-set", action="store_true",
+                    help="render only the full-set calibration pictures (kind calibration-full) the stored set "
+                         "lacks and merge them into it (a game set rendered before they were drawn)")
     ap.add_argument("--setups", default=None,
                     help="render only these setups (comma-separated, e.g. bhblue-0,bhblue-1) and merge them "
                          "into the stored set, keeping its other setups as they are")
@@ -903,8 +920,17 @@ def main(argv=None) -> int:
     kept: list[dict] = []  # records of the stored set's other setups (--setups) or frames (--stepped)
     stored = out_dir / "set.json"
     # a run that adds to the stored set rather than making it anew
-    merging = bool(args.stepped or args.blown or args.twins or args.setups)
-    if args.stepped:
+    merging = bool(args.stepped or args.blown or args.twins or args.setups or args.full_set)
+    if args.full_set:
+        if not stored.exists():
+            print(f"--full-set needs a stored set ({stored})", file=sys.stderr)
+            return 2
+        kept = json.loads(stored.read_text())["frames"]
+        frames = missing_full_sets(frames, kept)
+        if not frames:
+            print(f"{args.set}: every setup has its full-set picture already (or the set draws none)")
+            return 0
+    elif args.stepped:
         frames = [f for f in frames if f["kind"] == "frame-stepped"]
         if stored.exists():
             kept = [r for r in json.loads(stored.read_text())["frames"] if r["kind"] != "frame-stepped"]
@@ -939,9 +965,13 @@ def main(argv=None) -> int:
     records: dict[str, dict] = {}
     by_out = {f["out"]: f for f in frames}
 
+    # what else the stored set says of itself (a regression sample's ``sample``), kept when merging
+    extra = {k: v for k, v in json.loads(stored.read_text()).items()
+             if k not in ("set", "seed", "frames", "made_by", "complete")} if merging and stored.exists() else {}
+
     def save():
         recs = kept + [records[f["name"]] for f in frames if f["name"] in records]
-        meta = {"set": args.set, "seed": SETS[args.set]["seed"], "frames": recs,
+        meta = {**extra, "set": args.set, "seed": SETS[args.set]["seed"], "frames": recs,
                 "made_by": "benchmarks/photoreal/make_set.py (Blender/Cycles, scene.py); not vision.sim",
                 "complete": len(recs) == len(frames) + len(kept)}
         (out_dir / "set.json").write_text(json.dumps(meta, indent=None, separators=(",", ":")) + "\n")
