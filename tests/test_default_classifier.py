@@ -1,8 +1,9 @@
 """Which classifier a calibration uses unless told: per family, as docs/learned-reader.md's rule
 ("Which reader is the default") chose on the pooled photoreal validation. Brainmaster's pegs and
-Thinking In Circles' tokens are read by the learned reader; the mills and Brain Hanky keep the
-hand-set one (on the game sets through the referee the learned reader calls legal frames
-illegal), as do the two-grid gems. The command line, the owner's web page and ``calibrate``
+Thinking In Circles' tokens are read by the learned reader, and the mills since the twelfth
+session (calibrated from the full set, every mills game set plays through the referee with it);
+Brain Hanky keeps the hand-set one (one of its game sets does not play through with the learned
+reader), as do the two-grid gems. The command line, the owner's web page and ``calibrate``
 itself all follow it, and each can be told otherwise; the simulated camera of the tests keeps
 the hand-set reader."""
 
@@ -21,7 +22,7 @@ pytest.importorskip("vision.spotnet")
 
 
 @pytest.mark.parametrize("game, expected", [("brainmaster", "learned"), ("thinking-in-circles", "learned"),
-                                            ("nine-mens-morris", "measured"), ("brain-hanky", "measured"),
+                                            ("nine-mens-morris", "learned"), ("brain-hanky", "measured"),
                                             ("twin-grids", "measured")])
 def test_each_family_has_its_default(game, expected):
     assert default_classifier(engine.load(game)) == expected
@@ -49,9 +50,9 @@ def test_the_command_is_told_otherwise(tmp_path):
     data, said = _written(tmp_path, "brainmaster", "--classifier", "measured")
     assert data["classifier"] == "measured" and "Classifier: learned" not in said
     data, _ = _written(tmp_path, "tapatan")
-    assert data["classifier"] == "measured"
-    data, _ = _written(tmp_path, "tapatan", "--classifier", "learned")
     assert data["classifier"] == "learned"
+    data, _ = _written(tmp_path, "tapatan", "--classifier", "measured")
+    assert data["classifier"] == "measured"
     data, _ = _written(tmp_path, "twin-grids")
     assert data["classifier"] == "measured"
 

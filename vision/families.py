@@ -209,7 +209,8 @@ class Family:
     # --classifier``, ``calibrate()``, the web page's calibration; the simulated camera keeps the
     # hand-set one): "measured" (the hand-set reader) or "learned". Chosen per group of families by
     # a rule on the pooled validation, the fresh sets and the game sets through the referee
-    # (docs/learned-reader.md, "Which reader is the default", "The game sets").
+    # (docs/learned-reader.md, "Which reader is the default", "The game sets"; the mills' by the
+    # twelfth session's fresh read, "The game sets' illegal frames traced").
     classifier: str = "measured"
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
@@ -314,7 +315,7 @@ def men_on_points(game) -> Family:
     spots, xy, kinds = _spots(game)
     return Family("htjb", spots, xy, kinds, {k: HTJB_MAN for k in set(kinds)}, _classes(game),
                   heights={k: MAN_HEIGHT for k in set(kinds)},
-                  ink=line_ink(game.board, xy, INK_CLEAR * HTJB_MAN.piece_radius))
+                  ink=line_ink(game.board, xy, INK_CLEAR * HTJB_MAN.piece_radius), classifier="learned")
 
 
 def rings_and_gems(game) -> Family:

@@ -263,6 +263,10 @@ SETS = {
     # read once at 2f543ae): for the next first read, beside held-out seed 50750.
     "circles9": new_pieces_set(34834, "circles"),
     "pegs9": new_pieces_set(35835, "pegs"),
+    # Tenth seeds (chosen 2026-12-07 in the twelfth session, after the ninth sets were read once
+    # at 35ba3f2): for the next first read, beside held-out seed 50850.
+    "circles10": new_pieces_set(34934, "circles"),
+    "pegs10": new_pieces_set(35935, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
