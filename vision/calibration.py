@@ -399,6 +399,18 @@ def covers_marker(game, spots=None) -> list[str]:
     return out
 
 
+def _farthest_first(xy: np.ndarray, take: int) -> list[int]:
+    """Indices of ``take`` of the points ``xy`` (n, 2) spread over them: the first the one nearest
+    the bottom-left, each next the point farthest from those taken."""
+    order = [int(np.argmin(xy[:, 0] + xy[:, 1]))]
+    far = np.linalg.norm(xy - xy[order[0]], axis=1)
+    while len(order) < take:
+        j = int(np.argmax(far))
+        order.append(j)
+        far = np.minimum(far, np.linalg.norm(xy - xy[j], axis=1))
+    return order
+
+
 def _hanky_clusters(game, family: Family, per_side: int = FULL_CLUSTERS) -> dict[str, Piece]:
     """Brain Hanky's full set: ``per_side`` clusters of each side on whole squares spread over
     both webs (farthest first from the bottom-left, sides in turn, none where a piece may hide a
@@ -408,9 +420,10 @@ def _hanky_clusters(game, family: Family, per_side: int = FULL_CLUSTERS) -> dict
 
     Why clusters: a spot's patch shows its neighbours too, and in play every gem stands among its
     rings. Calibrated from gems and rings standing apart (the layout before), the learned reader
-    misread the game sets' gold gems in their yellow rings as silver in 35 of 40 frames of one
-    game; calibrated from a frame of that game (its clusters as exemplars), in 4 of 19
-    (docs/learned-reader.md, "Brain Hanky's full set as play shows it")."""
+    misread game3's Brain Hanky (mostly gold gems in their yellow rings as silver) in 35 of its 40
+    frames; calibrated from a frame of that game (its clusters as exemplars), 4 spots in the 19
+    frames after it (docs/learned-reader.md, "The game sets' illegal frames traced").
+    ``full_layout``'s ``per_class`` does not apply: a cluster is a gem and up to four rings."""
     hboard = game.rules.hboard
     hidden = set(covers_marker(game))
     index = {s: i for i, s in enumerate(family.spots)}
@@ -426,14 +439,8 @@ def _hanky_clusters(game, family: Family, per_side: int = FULL_CLUSTERS) -> dict
             return family.xy[index[q.name]]
         return np.mean([family.xy[index[p]] for p in q.points.values() if p in index], axis=0)
 
-    xy = np.array([centre(q) for q in squares])
-    order = [int(np.argmin(xy[:, 0] + xy[:, 1]))]
-    far = np.linalg.norm(xy - xy[order[0]], axis=1)
-    want = min(per_side * len(sides) + len(sides), len(squares) // 2)
-    while len(order) < want:
-        j = int(np.argmax(far))
-        order.append(j)
-        far = np.minimum(far, np.linalg.norm(xy - xy[j], axis=1))
+    order = _farthest_first(np.array([centre(q) for q in squares]),
+                            min(per_side * len(sides) + len(sides), len(squares) // 2))
     pos: dict[str, Piece] = {}
     for n, j in enumerate(order):
         q, side = squares[j], sides[n % len(sides)]
@@ -476,14 +483,7 @@ def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
         if not len(classes) or not len(idx):
             continue
         take = min(int(of_kind.sum()) // 2, per_class * len(classes), len(idx))
-        p = xy[idx]
-        order = [int(np.argmin(p[:, 0] + p[:, 1]))]
-        far = np.linalg.norm(p - p[order[0]], axis=1)
-        while len(order) < take:
-            j = int(np.argmax(far))
-            order.append(j)
-            far = np.minimum(far, np.linalg.norm(p - p[j], axis=1))
-        for n, j in enumerate(order):
+        for n, j in enumerate(_farthest_first(xy[idx], take)):
             c = classes[n % len(classes)]
             pos[family.spots[idx[j]]] = Piece(c.owner, c.kind)
     return pos

@@ -925,25 +925,26 @@ def main(argv=None) -> int:
     stored = out_dir / "set.json"
     # a run that adds to the stored set rather than making it anew
     merging = bool(args.stepped or args.blown or args.twins or args.setups or args.full_set)
+    stored_meta = json.loads(stored.read_text()) if merging and stored.exists() else None
     if args.full_set:
-        if not stored.exists():
+        if stored_meta is None:
             print(f"--full-set needs a stored set ({stored})", file=sys.stderr)
             return 2
-        kept = json.loads(stored.read_text())["frames"]
+        kept = stored_meta["frames"]
         frames = missing_full_sets(frames, kept)
         if not frames:
             print(f"{args.set}: every setup has its full-set picture already (or the set draws none)")
             return 0
     elif args.stepped:
         frames = [f for f in frames if f["kind"] == "frame-stepped"]
-        if stored.exists():
-            kept = [r for r in json.loads(stored.read_text())["frames"] if r["kind"] != "frame-stepped"]
+        if stored_meta is not None:
+            kept = [r for r in stored_meta["frames"] if r["kind"] != "frame-stepped"]
     elif args.blown or args.twins:
-        if not stored.exists() or (args.blown and "step_from" not in SETS[args.set]):
+        if stored_meta is None or (args.blown and "step_from" not in SETS[args.set]):
             print(f"--{'blown' if args.blown else 'twins'} needs a stored set"
                   f"{' with exposure steps' if args.blown else ''} ({stored})", file=sys.stderr)
             return 2
-        kept = json.loads(stored.read_text())["frames"]
+        kept = stored_meta["frames"]
         frames = blown_twins(frames, kept, out_dir) if args.blown else \
             asked_twins(frames, kept, set(args.twins.split(",")))
     elif args.setups:
@@ -953,8 +954,8 @@ def main(argv=None) -> int:
             print(f"no setup {', '.join(sorted(unknown))} in set {args.set}", file=sys.stderr)
             return 2
         frames = [f for f in frames if f["setup"] in wanted]
-        if stored.exists():
-            kept = [r for r in json.loads(stored.read_text())["frames"] if r["setup"] not in wanted]
+        if stored_meta is not None:
+            kept = [r for r in stored_meta["frames"] if r["setup"] not in wanted]
     boards = {k: v for k, v in boards.items() if any(f["setup"] == k for f in frames)}
     todo = [f for f in frames if not (args.resume and Path(f["out"] + ".json").exists() and Path(f["out"] + ".png").exists())]
     for f in frames:
@@ -970,8 +971,7 @@ def main(argv=None) -> int:
     by_out = {f["out"]: f for f in frames}
 
     # what else the stored set says of itself (a regression sample's ``sample``), kept when merging
-    extra = {k: v for k, v in json.loads(stored.read_text()).items()
-             if k not in ("set", "seed", "frames", "made_by", "complete")} if merging and stored.exists() else {}
+    extra = {k: v for k, v in (stored_meta or {}).items() if k not in ("set", "seed", "frames", "made_by", "complete")}
 
     def save():
         recs = kept + [records[f["name"]] for f in frames if f["name"] in records]
