@@ -166,9 +166,14 @@ def logits(emb_q: torch.Tensor, empty: torch.Tensor, protos: torch.Tensor, q_spo
 
 
 def loss(out: torch.Tensor, eps: list[Episode], C_of: list[int], scale: torch.Tensor,
-         D: int) -> tuple[torch.Tensor, dict]:
+         D: int, owner: float = 0.0) -> tuple[torch.Tensor, dict]:
     """The summed loss of a batch of episodes whose patches were run together (``out`` rows in
-    episode order), and figures for the log."""
+    episode order), and figures for the log.
+
+    ``owner`` above 0 adds, weighed so, the cross-entropy of each occupied query among the classes
+    of its own kind alone (its owner, the empty look left out): the main loss is mostly paid for
+    telling pieces from the board, and an owner confused within one shape (a gold gem read as
+    silver, a yellow ring as white) costs a game its referee as surely as a missed piece."""
     total, at = 0.0, 0
     right = n = 0
     head_losses = []
@@ -186,6 +191,9 @@ def loss(out: torch.Tensor, eps: list[Episode], C_of: list[int], scale: torch.Te
             total = total + F.cross_entropy(lg[ok], lab[ok], reduction="sum") / max(1, len(lab))
             right += int((lg[ok].argmax(1) == lab[ok]).sum())
             n += int(ok.sum())
+        piece = lab > 0
+        if owner > 0 and piece.any():
+            total = total + owner * F.cross_entropy(lg[piece][:, 1:], lab[piece] - 1, reduction="sum") / max(1, len(lab))
         occ = torch.from_numpy(ep.occupied)
         known = occ >= 0
         occ_loss = F.binary_cross_entropy_with_logits(heads[known, 0], occ[known])

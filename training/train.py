@@ -126,6 +126,8 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--tint", type=float, default=E.FRAME_TINT,
                     help="per-channel spread of a frame's lamp colour against the calibration pictures'")
+    ap.add_argument("--owner-loss", type=float, default=0.0, metavar="W",
+                    help="weight of an added loss on each piece's owner among its kind's classes alone (0: none)")
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--every", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=1)
@@ -201,7 +203,7 @@ def main(argv=None) -> int:
                 Cs.append(len(sp.classes))
         x = E.to_tensor(np.concatenate([e.patches for e in eps]))
         out = model(x)
-        loss, info = E.loss(out, eps, Cs, log_scale.exp(), EMBED)
+        loss, info = E.loss(out, eps, Cs, log_scale.exp(), EMBED, owner=args.owner_loss)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -244,6 +246,7 @@ def main(argv=None) -> int:
         "model": args.out.name, "made": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python -m training.train " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "steps": args.steps, "episodes_per_step": 4, "lr": args.lr, "tint": args.tint,
+        "owner_loss": args.owner_loss,
         "rendered_share": args.rendered if rendered else 0.0, "torch": torch.__version__,
         "train_sets": sets_used, "rendered_setups": len(rendered), "drawn_episodes": len(drawn),
         "validation_set": args.val.name if args.val else None,
