@@ -51,7 +51,7 @@ FRAME_TINT = 0.1  # per-channel spread (log) of a frame's colour gain against th
 
 
 def sample(sp: SetupPatches, rng: np.random.Generator, queries: int = 40, augment: bool = True,
-           tint: float = FRAME_TINT) -> Episode | None:
+           tint: float = FRAME_TINT, highlight: float = 0.0) -> Episode | None:
     """One episode from ``sp``: up to ``queries`` query patches (about half occupied, a few
     covered when there are any), with the support they need."""
     C = len(sp.classes)
@@ -87,17 +87,38 @@ def sample(sp: SetupPatches, rng: np.random.Generator, queries: int = 40, augmen
                                np.where(q_cov, -1.0, (sp.label[pick] > 0).astype(float))]).astype(np.float32)
     if augment:
         group = np.concatenate([np.zeros(len(spots) + len(piece_idx), np.intp), 1 + sp.frame[pick].astype(np.intp)])
-        patches = augment_episode(patches, rng, n_support=len(spots) + len(piece_idx), group=group, tint=tint)
+        patches = augment_episode(patches, rng, n_support=len(spots) + len(piece_idx), group=group, tint=tint,
+                                  shiny=occupied > 0, highlight=highlight)
     return Episode(patches, len(spots), len(piece_idx), spots, sp.pieces_label[piece_idx].astype(np.int64), q_spot,
                    q_label, q_cov, allowed, occupied)
 
 
+def add_highlight(patch: np.ndarray, rng: np.random.Generator) -> None:
+    """A lamp's mirror image on a piece's top, in place on a float patch (48, 48, 3): a soft
+    white blob near the middle, bright enough to clip once the frame's light is applied. Where
+    it falls moves with the lamp and the camera, so calibration's pieces show it elsewhere or
+    not at all: a gold gem with a clipped highlight must still match the gold gems."""
+    cy, cx = 23.5 + rng.normal(0, 4, 2)
+    r = rng.uniform(1.5, 5.0)
+    rx, ry = r * float(np.exp(rng.normal(0, 0.3))), r
+    yy, xx = np.mgrid[0:48, 0:48].astype(np.float32)
+    blob = np.exp(-0.5 * (((xx - cx) / rx) ** 2 + ((yy - cy) / ry) ** 2))
+    patch += float(rng.uniform(100, 400)) * blob[..., None]
+
+
 def augment_episode(patches: np.ndarray, rng: np.random.Generator, n_support: int,
-                    group: np.ndarray | None = None, tint: float = FRAME_TINT) -> np.ndarray:
-    """The module's augmentations: episode-wide colour and turn, then per frame (``group``: 0 for
-    the calibration pictures, one number per frame) an exposure and white balance of its own,
+                    group: np.ndarray | None = None, tint: float = FRAME_TINT,
+                    shiny: np.ndarray | None = None, highlight: float = 0.0) -> np.ndarray:
+    """The module's augmentations: a lamp's highlight on some pieces (``shiny`` (P,) the
+    patches a piece stands on: each query with probability ``highlight``, each calibration piece
+    with half that), episode-wide colour and turn, then per frame (``group``: 0 for the
+    calibration pictures, one number per frame) an exposure and white balance of its own,
     clipped as a camera clips, then per patch."""
     x = patches.astype(np.float32)
+    if highlight > 0 and shiny is not None:
+        for i in np.flatnonzero(shiny):
+            if rng.random() < (highlight if i >= n_support else highlight / 2):
+                add_highlight(x[i], rng)
     if group is not None:
         for g in np.unique(group):
             m = group == g

@@ -128,6 +128,8 @@ def main(argv=None) -> int:
                     help="per-channel spread of a frame's lamp colour against the calibration pictures'")
     ap.add_argument("--owner-loss", type=float, default=0.0, metavar="W",
                     help="weight of an added loss on each piece's owner among its kind's classes alone (0: none)")
+    ap.add_argument("--highlight", type=float, default=0.0, metavar="P",
+                    help="share of the frames' pieces given a lamp's highlight of their own (calibration's: half)")
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--every", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=1)
@@ -197,7 +199,7 @@ def main(argv=None) -> int:
             use_rendered = rendered and (not drawn or rng.random() < args.rendered)
             pool = rpool if use_rendered else dpool
             sp = pool.get(int(rng.integers(len(pool.paths))))
-            ep = E.sample(sp, rng, tint=args.tint)
+            ep = E.sample(sp, rng, tint=args.tint, highlight=args.highlight)
             if ep is not None:
                 eps.append(ep)
                 Cs.append(len(sp.classes))
@@ -246,7 +248,7 @@ def main(argv=None) -> int:
         "model": args.out.name, "made": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python -m training.train " + " ".join(sys.argv[1:] if argv is None else argv),
         "seed": args.seed, "steps": args.steps, "episodes_per_step": 4, "lr": args.lr, "tint": args.tint,
-        "owner_loss": args.owner_loss,
+        "owner_loss": args.owner_loss, "highlight": args.highlight,
         "rendered_share": args.rendered if rendered else 0.0, "torch": torch.__version__,
         "train_sets": sets_used, "rendered_setups": len(rendered), "drawn_episodes": len(drawn),
         "validation_set": args.val.name if args.val else None,

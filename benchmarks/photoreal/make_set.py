@@ -267,6 +267,10 @@ SETS = {
     # at 35ba3f2): for the next first read, beside held-out seed 50850.
     "circles10": new_pieces_set(34934, "circles"),
     "pegs10": new_pieces_set(35935, "pegs"),
+    # Eleventh seeds (chosen 2026-12-07 in the thirteenth session, after the tenth sets were read
+    # once at 9b16976): for the next first read, beside held-out seed 50950.
+    "circles11": new_pieces_set(35034, "circles"),
+    "pegs11": new_pieces_set(36035, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
