@@ -60,9 +60,16 @@ def test_nothing_is_asked_when_no_secret_step_is_due(tmp_path):
 
 
 def _env(tmp_path) -> dict:
-    env = dict(os.environ, ARBITER_JOURNAL_DIR=str(tmp_path / "journals"), PYTHONPATH=str(ROOT), TERM="xterm")
+    # PYTHONFAULTHANDLER: a child that hangs and is sent SIGABRT prints every thread's stack
+    env = dict(os.environ, ARBITER_JOURNAL_DIR=str(tmp_path / "journals"), PYTHONPATH=str(ROOT), TERM="xterm",
+               PYTHONFAULTHANDLER="1")
     env.pop("COLUMNS", None)
     return env
+
+
+def _plain(seen: bytearray) -> str:
+    """The terminal's output without its escape sequences, for a failure's message."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", bytes(seen).decode("utf-8", "replace"))
 
 
 def _controlling_tty() -> None:  # the child's stdin becomes its terminal, as a login shell's is
@@ -117,7 +124,10 @@ def test_arbiter_play_asks_each_goal_unseen_on_its_terminal(tmp_path):
         end = time.monotonic() + 30
         while play.poll() is None and time.monotonic() < end:  # keep reading: a full pty blocks it
             _read_until(master, rb"(?!)", seen, timeout=0.3)
-        assert play.poll() == 0, bytes(seen)[-2000:]
+        if play.poll() is None:  # hung (seen once in CI, 2026-12-07): have it say where (faulthandler)
+            play.send_signal(signal.SIGABRT)
+            _read_until(master, rb"(?!)", seen, timeout=3.0)
+        assert play.poll() == 0, _plain(seen)[-4000:]
         for secret in (b"CCX", b"CST", b"PPT"):
             i = bytes(seen).find(secret)
             assert i < 0, bytes(seen)[max(0, i - 300):i + 100]
