@@ -75,6 +75,20 @@ def _plain(seen: bytearray) -> str:
 def _controlling_tty() -> None:  # the child's stdin becomes its terminal, as a login shell's is
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    # Ctrl-C reaches a program on a terminal: the test's own process may have SIGINT ignored or
+    # blocked (a run started in the background, a test that blocked it), which a child inherits
+    # and Python then never turns into KeyboardInterrupt (seen in clean-clone runs, 2026-12-07)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _signals(pid: int) -> str:
+    """The process's signal masks as the kernel has them (blocked, ignored, caught), for a failure."""
+    try:
+        lines = open(f"/proc/{pid}/status").read().splitlines()
+    except OSError:
+        return ""
+    return " ".join(line for line in lines if line.startswith(("SigBlk", "SigIgn", "SigCgt")))
 
 
 def _read_until(fd: int, pattern: bytes, seen: bytearray, timeout: float = 60.0) -> bool:
@@ -124,10 +138,12 @@ def test_arbiter_play_asks_each_goal_unseen_on_its_terminal(tmp_path):
         end = time.monotonic() + 30
         while play.poll() is None and time.monotonic() < end:  # keep reading: a full pty blocks it
             _read_until(master, rb"(?!)", seen, timeout=0.3)
-        if play.poll() is None:  # hung (seen once in CI, 2026-12-07): have it say where (faulthandler)
+        masks = ""
+        if play.poll() is None:  # did not stop: have it say where (faulthandler) and how it takes signals
+            masks = _signals(play.pid)
             play.send_signal(signal.SIGABRT)
             _read_until(master, rb"(?!)", seen, timeout=3.0)
-        assert play.poll() == 0, _plain(seen)[-4000:]
+        assert play.poll() == 0, masks + "\n" + _plain(seen)[-4000:]
         for secret in (b"CCX", b"CST", b"PPT"):
             i = bytes(seen).find(secret)
             assert i < 0, bytes(seen)[max(0, i - 300):i + 100]
