@@ -42,8 +42,8 @@ mutation: $(STAMP)
 # build), the rendered training sets (`make train-data` and `make train-data-new`, 128 and 24 setups)
 # and the whole photoreal dev set (validation figures only; the tree holds only its regression
 # sample, so run `make photoreal-fetch` first). It trains on exactly the setups its recipe names
-# (--setups-of). About 30 minutes on one core with nothing else running (a render beside it
-# makes it ten times slower); it was trained on one thread, which the recipe keeps.
+# (--setups-of). It was trained on one thread (which the recipe keeps) in 49 minutes, beside two
+# other runs on two cores; a render beside it makes it ten times slower.
 TRAIN_DATA ?= build/train-data
 VAL_DATA ?= benchmarks/data/photoreal/dev
 TRAIN_ARGS ?= --setups-of vision/models/spotnet.json --rendered 0.6 --synth 800 --steps 20000 --every 20000 --tint 0.1 --owner-loss 1 --seed 31 --threads 1
