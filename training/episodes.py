@@ -6,7 +6,8 @@ empty picture's patch of every spot used, the pieces picture's patches of each c
 spot's empty prototype and with every class prototype of the spot's piece kind; the loss is the
 cross-entropy of those similarities (times a learnt scale) against the truth. So the network
 learns to put *the same thing under the same light* close together, whatever its colour: owners
-and colours are never learnt, only matched.
+and colours are never learnt, only matched. An optional owner term (``loss(owner=)``) adds each
+piece's cross-entropy among its own kind's classes alone.
 
 Two heads are trained beside it with a logistic loss: *occupied* (any piece on the spot) on
 every patch, *foreign* (the spot is covered by a hand or other object, ``covered`` in set.json)
@@ -18,7 +19,8 @@ and queries still match, as under one lamp and camera): a permutation of the col
 mirror of every patch. For each frame: an exposure (a gain of about 30%, clipped at white
 as a camera clips) and a lamp colour of its own (``tint``: a gain per channel), the calibration
 pictures nearly unchanged. For every patch on its own (what changes from frame to frame): brightness,
-a shift of up to two pixels, a small turn and scale, blur, noise.
+a shift of up to two pixels, a small turn and scale, blur, noise; optionally (``highlight``) a
+lamp's highlight on some pieces, first, so that the frame's light and clipping apply to it.
 """
 
 from __future__ import annotations
