@@ -1,5 +1,6 @@
-"""Shared helpers for the rulebook-driven rule tests (tests/test_rules_*.py), and one for the
-camera tests (covering a printed board's corner markers in a simulated frame).
+"""Shared helpers for the rulebook-driven rule tests (tests/test_rules_*.py), one for the
+camera tests (covering a printed board's corner markers in a simulated frame), and one for tests that
+stop a child process with Ctrl-C.
 
 Positions are only ever reached by legal play from the start of a game: there is no position
 editor, so every helper here plays step texts one at a time and reports which step was refused.
@@ -107,3 +108,14 @@ def cover_markers(image, frame, board, ids, colour, grow: float):
             quad = c + (m.corners().astype(np.float64) - c) * grow
             cv2.fillConvexPoly(out, np.round(frame.project(quad)).astype(np.int32), colour)
     return out
+
+
+def ctrl_c_reaches_it() -> None:
+    """A child's ``preexec_fn``: SIGINT unblocked and at its default, so that Python in the child
+    turns the test's Ctrl-C into KeyboardInterrupt, as on a terminal. A child inherits the test
+    process's SIGINT ignored or blocked (a run started in the background, a test that blocked it),
+    and then never stops on it (seen in clean-clone runs, 2026-12-07)."""
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from helpers import ctrl_c_reaches_it
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,7 +178,7 @@ def _until_stopped(argv, cwd, env, timeout=60) -> tuple[int, str]:
     out = cwd / ".out.txt"
     with open(out, "wb") as fh:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                preexec_fn=ctrl_c_reaches_it)
         end = time.monotonic() + timeout
         while proc.poll() is None and out.stat().st_size == 0 and time.monotonic() < end:
             time.sleep(0.2)

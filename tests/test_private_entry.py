@@ -21,6 +21,7 @@ import engine
 from arbiter.cli.private_entry import ask_private
 from arbiter.journal import Journal, load_journal
 from arbiter.sim.scenario import Table
+from helpers import ctrl_c_reaches_it
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "thinking-in-circles"
@@ -75,11 +76,7 @@ def _plain(seen: bytearray) -> str:
 def _controlling_tty() -> None:  # the child's stdin becomes its terminal, as a login shell's is
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    # Ctrl-C reaches a program on a terminal: the test's own process may have SIGINT ignored or
-    # blocked (a run started in the background, a test that blocked it), which a child inherits
-    # and Python then never turns into KeyboardInterrupt (seen in clean-clone runs, 2026-12-07)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    ctrl_c_reaches_it()
 
 
 def _signals(pid: int) -> str:
