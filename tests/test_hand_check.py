@@ -180,6 +180,46 @@ def test_a_coloured_pieces_shadow_may_take_the_pieces_own_tint_and_no_other():
     assert not tints[1].any() and not tints[2].any()
 
 
+# ------------------------------------------------------------------ lines that still show
+def test_a_deviation_whose_printed_lines_all_still_show_is_a_cast_shadow_not_a_hand():
+    """A shadow cast from off the board (a cup, a blind) leaves the printed lines showing: a
+    probe with ``LINES_LEAST`` or more measured marks within ``LINES_REACH``, none gone, is not
+    counted, darker or brighter (a shadow's edge makes both). One mark gone near it (a hand's
+    edge hides the lines beside it), marks the frame could not measure, too few marks, or a
+    mark just beyond the reach: counted as before."""
+    from vision.occlusion import LINES_LEAST, LINES_REACH
+
+    assert LINES_LEAST == 2
+    pair = (probe(4, 4), probe(5, 4))
+    # marks on a line through y = 4.5: two within reach of each probe of the pair
+    marks = np.array([(3.5, 4.5), (4.5, 4.5), (5.5, 4.5), (0.5, 8.0)])
+    hc = HandCheck(PROBES, SPOTS, SPOT_XY, T, 2, marks)
+    seen, none_gone = np.ones(4, bool), np.zeros(4, bool)
+    for sign in (1, -1):
+        moved = ratio_with({i: sign * 3 * T for i in pair})
+        assert hc.check(moved).reason, "without the lines' word it is a hand, as before"
+        assert hc.check(moved, ink_seen=seen, ink_gone=none_gone).reason == ""
+        one_gone = none_gone.copy()
+        one_gone[1] = True  # (4.5, 4.5): near both probes
+        assert hc.check(moved, ink_seen=seen, ink_gone=one_gone).reason
+        unmeasured = seen.copy()
+        unmeasured[[0, 2]] = False  # each probe keeps one measured mark: too few
+        assert hc.check(moved, ink_seen=unmeasured, ink_gone=none_gone).reason
+    moved = ratio_with({i: -3 * T for i in pair})
+    # a board without marks: the ink arguments change nothing
+    assert check().check(moved, ink_seen=seen, ink_gone=none_gone).reason
+
+    # the reach, just inside and just outside: a second mark for probe (4, 4) alone
+    def one_more(distance: float) -> bool:
+        probe_xy = PROBES[probe(4, 4)]
+        m = np.array([probe_xy + (0.0, 0.5), probe_xy + (0.0, -distance)])
+        p = HandCheck(PROBES, SPOTS, SPOT_XY, T, 2, m)
+        return p.lines_show(np.ones(2, bool), np.zeros(2, bool))[probe(4, 4)]
+
+    assert one_more(LINES_REACH * (1 - JUST))
+    assert not one_more(LINES_REACH * (1 + JUST))
+
+
 # ------------------------------------------------------------------ the stabiliser's limits
 BOARD = Observation({"a1": Reading(Piece(1, "man"), 1.0), "b2": Reading(None, 1.0)}, "colour")
 OTHER = Observation({"a1": Reading(None, 1.0), "b2": Reading(None, 1.0)}, "colour")

@@ -603,6 +603,33 @@ def test_clipped_samples_of_a_metal_take_the_colour_of_the_rest():
     assert _fill_clipped(np.full((2, 4, 3), 10.0), unclipped) is unclipped  # nothing clipped: no copy
 
 
+def test_a_cast_shadow_with_the_lines_showing_reads_and_a_card_as_dark_does_not(readers):
+    """A shadow from something beside the board (a cup, a blind) darkens a part of it, printed
+    lines and all: a person reads straight through it, and so does the reader, since the lines
+    still show there (``vision.occlusion.LINES_REACH``); the probes alone called it a hand. A
+    card of the shadow's own colour over the same place hides the lines and is refused."""
+    name = "nine-mens-morris"
+    reader = readers(name)
+    position, frame = readers.frame(name, 101)
+    assert not reader.read(frame.image).occluded
+    H = reader.last.registration.board_to_image
+    spots = spots_of(readers.game(name))
+    for corners in ([(-0.3, 2.2), (2.6, 2.2), (2.6, 6.3), (-0.3, 6.3)], [(3.5, -0.3), (6.3, -0.3), (6.3, 2.6), (3.5, 2.6)]):
+        poly = cv2.perspectiveTransform(np.array(corners, np.float64)[None], H)[0].astype(np.int32)
+        inside = np.zeros(frame.image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, poly, 255)
+        shadowed = frame.image.astype(np.float64)
+        shadowed[inside > 0] *= 0.55
+        shadowed = shadowed.astype(np.uint8)
+        obs = reader.read(shadowed)
+        assert not obs.occluded, f"shadow over {corners[0]}: {obs.reason}"
+        assert obs.view() == view(position, spots)
+        card = shadowed.copy()
+        card[inside > 0] = np.median(shadowed[inside > 0], axis=0)
+        obs = reader.read(card)
+        assert obs.occluded and "over the board" in obs.reason, f"card over {corners[0]}: {obs.reason}"
+
+
 def test_a_sheet_over_the_board_that_hides_its_lines_gives_no_reading(readers):
     """Something laid over much of the board in the paper's own colour (a pale arm under a lamp,
     a sheet of paper) changes no probe's light, but the printed lines under it are gone: the

@@ -452,3 +452,32 @@ def test_a_marker_seen_twice_is_taken_where_the_other_markers_put_it():
     assert ids.count(37) == 2  # the case this test is about: if the detector changes, find another
     reg = register_markers(frame.image, g.board)
     assert reg.markers_seen == (36, 37, 38, 39) and reg.reprojection_error < 2.0
+
+
+def test_a_missed_markers_likeness_is_found_up_to_two_cells_off_and_a_covered_one_is_not():
+    """``marker_likeness`` says whether a marker the fit did without is still there (a blurred
+    marker the detector missed) or covered (a hand over the corner: the frame may be refused).
+    The fit from the other markers, or the last frame's, can put it off by more than a cell: on
+    the photoreal validation up to half a marker (docs/learned-reader.md, fourteenth session).
+    Found within ``LIKENESS_CELLS`` cells, not past them; a marker painted over scores low
+    wherever the fit puts it."""
+    from vision.registration import LIKENESS_CELLS, marker_likeness
+
+    assert LIKENESS_CELLS == 2
+    b = board("morris9")
+    img, H = flat_scene(b)
+    m = mk.marker_layout(b)[0]
+    cell = m.size / 6  # board units: a marker is six cells across, border included
+
+    def shifted(cells: float) -> np.ndarray:
+        """The fit's homography, as if the marker lay ``cells`` cells to the right of where it is."""
+        return H @ np.array([[1, 0, -cells * cell], [0, 1, 0], [0, 0, 1]], np.float64)
+
+    from vision.reader import MARKER_LIKE
+
+    assert marker_likeness(img, H, m) > 0.85
+    assert marker_likeness(img, shifted(1.5), m) > 0.85, "a cell and a half off: found"
+    assert marker_likeness(img, shifted(3.5), m) < MARKER_LIKE, "past the search: not"
+    covered, _ = flat_scene(b, hide={m.id})
+    for cells in (0.0, 1.5):
+        assert marker_likeness(covered, shifted(cells), m) < MARKER_LIKE

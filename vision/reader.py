@@ -70,6 +70,10 @@ class Diagnostics:
     # (indices into ``Family.ink``; ``_ink_hidden``): the overlay marks them
     ink_hidden: float = 0.0
     ink_gone: np.ndarray | None = None
+    # (M,) per mark of ``Family.ink``: whether the frame could measure it, and whether its ink
+    # was gone (``_ink_hidden``): the probe check does not count a probe whose lines all show
+    ink_seen: np.ndarray | None = None
+    ink_gone_marks: np.ndarray | None = None
 
 
 @dataclass
@@ -262,6 +266,7 @@ class BoardReader:
         if seen.sum() < INK_LEAST:
             return ""
         gone = seen & (p < INK_GONE)
+        self.last.ink_seen, self.last.ink_gone_marks = seen, gone
         share = float(gone.sum() / seen.sum())
         self.last.ink_hidden = share
         self.last.ink_gone = np.flatnonzero(gone)
@@ -361,7 +366,7 @@ class BoardReader:
                     tints: np.ndarray | None = None, standing: np.ndarray | None = None) -> str:
         """A reason if the background shows something over the board, else '' (``vision.occlusion``;
         ``tints`` and ``standing``: the standing pieces' colours, ``HandCheck.check``)."""
-        verdict = self._hands.check(ratio, shade_ok, tints, standing)
+        verdict = self._hands.check(ratio, shade_ok, tints, standing, self.last.ink_seen, self.last.ink_gone_marks)
         self.last.probe_deviation = verdict.deviation
         self.last.deviating_probes = verdict.deviating
         return verdict.reason

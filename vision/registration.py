@@ -356,16 +356,24 @@ def _unique(hits: list[tuple[int, np.ndarray]], layout: dict) -> dict[int, np.nd
 
 
 _MARKER_PX = 48  # a straightened marker's side, pixels (``marker_likeness``)
+# How far (in the marker's cells, a sixth of its side) ``marker_likeness`` looks round the place
+# the fit gives. A marker the detector missed (small and blurred: 20-35 px a side at a slant, or
+# beyond the lens's focus) is placed by the other markers, or by the last frame's fit while the
+# camera has moved a little, up to about half a marker off: on the photoreal validation
+# (docs/learned-reader.md, fourteenth session) five markers in plain view scored 0.10-0.48 within
+# one cell and 0.67-0.80 within two, while no marker under an arm rose past 0.5 within two (one
+# did within three).
+LIKENESS_CELLS = 2
 
 
 def marker_likeness(image: np.ndarray, H: np.ndarray, marker) -> float:
     """How much the picture where ``marker`` should be (through board -> image homography ``H``,
     straightened to a square) looks like the marker's own black-and-white pattern: the best
-    normalised correlation over the four turns and shifts of up to one cell (the fit may be a
-    few pixels off at a corner it did not see, with lens distortion)."""
+    normalised correlation over the four turns and shifts of up to ``LIKENESS_CELLS`` cells (the
+    fit is off at a corner it did not see: lens distortion, a fit from the other markers)."""
     corners = np.asarray(marker.corners(), np.float64)
     src = cv2.perspectiveTransform(corners[None], H)[0].astype(np.float32)
-    s, m = _MARKER_PX, _MARKER_PX // 6  # one cell of margin all round
+    s, m = _MARKER_PX, LIKENESS_CELLS * (_MARKER_PX // 6)  # the search's margin all round
     dst = np.array([(m, m), (s + m, m), (s + m, s + m), (m, s + m)], np.float32)
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     seen = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(src, dst), (s + 2 * m, s + 2 * m),
