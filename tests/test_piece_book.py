@@ -556,3 +556,24 @@ def test_the_joint_embedders_colour_part_is_its_second_parts_own():
     assert np.allclose(got, second.embed(patches), atol=1e-6)
     assert colour_part_of(first) is None
     assert colour_part_of(JointEmbedder(first, _Unit())) is None
+
+
+def test_every_reader_family_names_a_calibration_layout_that_exists():
+    """Calibration asks the family which layouts suit its board (``Family.layout``,
+    ``Family.full_layout``) and never which family it has: a family naming a layout
+    ``vision.layouts`` does not hold would fail at a user's first calibration."""
+    from pathlib import Path
+
+    from vision.families import family_for
+    from vision.layouts import FULL_LAYOUTS, LAYOUTS
+
+    seen = {}
+    for name in engine.names():
+        fam = family_for(engine.load(name))
+        assert fam.layout in LAYOUTS, (name, fam.layout)
+        assert fam.full_layout == "spread" or fam.full_layout in FULL_LAYOUTS, (name, fam.full_layout)
+        seen[fam.name] = (fam.layout, fam.full_layout)
+    assert seen["brain-hanky"] == ("spread-squares", "clusters")
+    assert seen["brainmaster"][0] == "peg-staircase" and seen["htjb"] == ("corners", "spread")
+    src = (Path(__file__).resolve().parent.parent / "vision" / "layouts.py").read_text()
+    assert all(f'"{fam}"' not in src for fam in seen), "the layouts name no family"

@@ -212,6 +212,13 @@ class Family:
     # (docs/learned-reader.md, "Which reader is the default", "The game sets"; the mills' by the
     # twelfth session's fresh read, "The game sets' illegal frames traced").
     classifier: str = "measured"
+    # Where the pieces picture puts one piece of each class (``vision.layouts.LAYOUTS``): "corners"
+    # (the board's corners in turn), "spread-squares" (Brain Hanky's squares spread over the
+    # cloth), "peg-staircase" (Brainmaster's code colours down the rows).
+    layout: str = "corners"
+    # The full set's layout (``vision.layouts.full_layout``): "spread" (several pieces of each class
+    # spread farthest first) or "clusters" (Brain Hanky's clusters as play shows them).
+    full_layout: str = "spread"
 
     def classes_for(self, kind: str) -> tuple[PieceClass, ...]:
         return tuple(c for c in self.classes if c.kind == kind)
@@ -325,6 +332,7 @@ def rings_and_gems(game) -> Family:
                   heights={"ring": RING_HEIGHT},  # a gem is sampled well inside its outline: no lift needed
                   probe_clear=1.8, probe_step=0.05, probe_check=0.05, smooth=0.012,
                   probe_threshold=0.15, frame=(800, 600), slack=0.0, shadow_reach=0.3,
+                  layout="spread-squares", full_layout="clusters",
                   contrast_hint=", or print the board on the blue cloth (`arbiter print-board {game} --out "
                                 "board.pdf`): white rings and silver gems cannot be told from a light one")
 
@@ -378,7 +386,7 @@ def pegs_in_holes(game) -> Family:
                   _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
                   probe_clear=2.2, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720),
-                  probe_threshold=0.14, network=PIECES_NETWORK, classifier="learned")
+                  probe_threshold=0.14, network=PIECES_NETWORK, classifier="learned", layout="peg-staircase")
 
 
 def tokens_on_tracks(game) -> Family:
