@@ -271,6 +271,10 @@ SETS = {
     # once at 9b16976): for the next first read, beside held-out seed 50950.
     "circles11": new_pieces_set(35034, "circles"),
     "pegs11": new_pieces_set(36035, "pegs"),
+    # Twelfth seeds (chosen 2026-12-07 in the fourteenth session, after the eleventh sets were read
+    # once at f43c4f3): for the next first read, beside held-out seed 51050.
+    "circles12": new_pieces_set(35134, "circles"),
+    "pegs12": new_pieces_set(36135, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
