@@ -78,7 +78,11 @@ class ExposureError(CalibrationError):
 @dataclass
 class Locator:
     """How to find the board in a frame: ``method`` "markers" (every frame), or a fixed
-    homography from given corners / the outline (the camera must not move after calibration)."""
+    homography from given corners / the outline (the camera must not move after calibration).
+
+    For "markers", ``board_to_image`` is the fit of the last calibration picture (None in files
+    from before it was kept): the first frames a reader sees come from the camera that took it,
+    so it is their last good fit (``tracker``)."""
 
     method: str = "markers"
     board_to_image: np.ndarray | None = None
@@ -91,11 +95,22 @@ class Locator:
             raise rg.RegistrationError(f"calibration by {self.method} has no stored board position")
         return rg.Registration(self.board_to_image, 0.0, (), self.method)
 
-    def tracker(self) -> Locator | rg.MarkerLocator:
+    def tracker(self, board=None, frame_size: tuple[int, int] | None = None) -> Locator | rg.MarkerLocator:
         """A locator for one stream of frames (one per reader): for "markers" a
         ``registration.MarkerLocator``, which keeps the last good fit and reads a frame with
-        markers covered through it while the markers in view agree; otherwise this fixed one."""
-        return rg.MarkerLocator() if self.method == "markers" else self
+        markers covered through it while the markers in view agree; otherwise this fixed one.
+
+        With ``board`` and ``frame_size`` (the calibration's), a markers tracker starts from the
+        calibration picture's fit: a first frame with two markers covered (a cup, an arm resting
+        on the table) reads through it when the markers in view are where it puts them, as any
+        later frame reads through the frame before; a camera moved since calibration shows its
+        markers elsewhere and is refused as before."""
+        if self.method != "markers":
+            return self
+        tracker = rg.MarkerLocator()
+        if board is not None and frame_size is not None and self.board_to_image is not None:
+            tracker.start_from(board, self.board_to_image, frame_size)
+        return tracker
 
 
 def find_board(image: np.ndarray, board, method: str = "markers", corners=None, a1=None) -> Locator:
@@ -108,8 +123,8 @@ def find_board(image: np.ndarray, board, method: str = "markers", corners=None, 
     colours learned from the layout.
     """
     if method == "markers":
-        rg.register_markers(image, board)  # fail now, with the marker message, if it cannot work
-        return Locator("markers")
+        reg = rg.register_markers(image, board)  # fail now, with the marker message, if it cannot work
+        return Locator("markers", reg.board_to_image)
     if method == "corners":
         reg = rg.register_corners(board, corners)
         return Locator("corners", reg.board_to_image, [list(map(float, c)) for c in np.asarray(corners)])
@@ -494,6 +509,8 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
         H_empty = locator.locate(empty_image, board).board_to_image
         say("finding the board in the pieces picture")
         H_pieces = locator.locate(pieces_image, board).board_to_image
+        if locator.method == "markers":
+            locator.board_to_image = H_pieces  # the last picture: where play's first frames start from
     except rg.RegistrationError as exc:
         raise CalibrationError(str(exc)) from None
 

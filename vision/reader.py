@@ -111,7 +111,8 @@ class BoardReader:
         self._corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
         self._last_view: dict | None = None  # the last board this reader read (``_hidden_marker``)
         self._shadow_reach = shadow_reach(calibration.probes, calibration.family)  # (P, N)
-        self._locator = calibration.locator.tracker()  # keeps the last good fit for covered markers
+        # keeps the last good fit for covered markers, starting from the calibration picture's
+        self._locator = calibration.locator.tracker(self.board, calibration.frame_size)
         self._templates = {kind: calibration.class_templates(kind) for kind in self.layout.groups}
         self._unknown = {kind: unknown_above(calibration, kind, T) for kind, (_k, T) in self._templates.items()}
         self._darkest = {kind: _darkest_piece(T) for kind, (_k, T) in self._templates.items() if len(T)}

@@ -528,6 +528,17 @@ class MarkerLocator:
         self.last, self.held_frames, self.blind_frames, self._patches, self._shape = None, 0, 0, [], ()
         self._sightings = {}
 
+    def start_from(self, board, H: np.ndarray, frame_size: tuple[int, int]) -> None:
+        """Take ``H`` (board to image, frames of ``frame_size`` (width, height)) as the last good
+        fit before any frame: the calibration picture's, from the same camera. It is held only
+        as any last fit is (the markers in view where it puts them); with no marker in view it is
+        not (no frame's patches to compare), and a frame of another size drops it."""
+        self.board = board
+        self.reset()
+        w, h = frame_size
+        self.last = Registration(np.asarray(H, np.float64), 0.0, (), "markers", "the calibration picture's fit")
+        self._shape = (int(h), int(w))
+
     def locate(self, image: np.ndarray, board=None) -> Registration:
         board = board if board is not None else self.board
         if board is None:
