@@ -275,6 +275,9 @@ SETS = {
     # once at f43c4f3): for the next first read, beside held-out seed 51050.
     "circles12": new_pieces_set(35134, "circles"),
     "pegs12": new_pieces_set(36135, "pegs"),
+    # A second two-grid gem set (chosen 2026-12-07 in the fourteenth session): the first was read
+    # once on 2026-11-28, by readers much changed since; read once by the readers of then.
+    "twingrids2": new_pieces_set(33133, "twingrids"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
