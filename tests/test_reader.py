@@ -347,6 +347,7 @@ def test_a_covered_marker_with_a_change_beside_it_is_refused(readers, hd_board):
     fresh = BoardReader(readers("nine-mens-morris").cal)
     obs = fresh.read(image)
     assert obs.occluded and "covering a corner marker" in obs.reason, obs.reason
+    assert "move it off" in obs.reason, "a cup on the marker refuses every frame until moved: say so"
     # Seen the board, then a "finger" lands on a7 as the marker is covered.
     reader = BoardReader(readers("nine-mens-morris").cal)
     reader.read(frame.image)

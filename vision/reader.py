@@ -328,8 +328,8 @@ class BoardReader:
             near = [spots[i] for i in np.flatnonzero(d <= d.min() + MARKER_REACH)]
             corner = spots[int(np.argmin(d))]
             if self._last_view is None or any(now[s] != self._last_view.get(s) for s in near):
-                return (f"something is over the board near {corner}, covering a corner marker (a hand or arm?)",
-                        {})
+                return (f"something is over the board near {corner}, covering a corner marker (a hand or arm? "
+                        f"if a cup or the like stands on the marker, move it off)", {})
             for s in near:
                 unread[s] = f"something covers the board's corner marker beside {corner} (move it off the corner)"
         return "", unread
