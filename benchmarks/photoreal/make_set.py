@@ -278,6 +278,10 @@ SETS = {
     # A second two-grid gem set (chosen 2026-12-07 in the fourteenth session): the first was read
     # once on 2026-11-28, by readers much changed since; read once by the readers of then.
     "twingrids2": new_pieces_set(33133, "twingrids"),
+    # Thirteenth seeds (chosen 2026-12-07 at the fourteenth session's end, after the twelfth sets
+    # and twingrids2 were read once at d10f97d): for the next first read, beside held-out seed 51150.
+    "circles13": new_pieces_set(35234, "circles"),
+    "pegs13": new_pieces_set(36235, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
