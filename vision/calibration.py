@@ -101,10 +101,11 @@ class Locator:
         markers covered through it while the markers in view agree; otherwise this fixed one.
 
         With ``board`` and ``frame_size`` (the calibration's), a markers tracker starts from the
-        calibration picture's fit: a first frame with two markers covered (a cup, an arm resting
-        on the table) reads through it when the markers in view are where it puts them, as any
-        later frame reads through the frame before; a camera moved since calibration shows its
-        markers elsewhere and is refused as before."""
+        calibration picture's fit: a first frame with two markers missing (small and blurred, so
+        the detector missed them; or covered) is located through it when the markers in view are
+        where it puts them, as any later frame is through the frame before; a camera moved since
+        calibration shows its markers elsewhere and is refused as before. (A marker covered, not
+        merely missed, still needs the reader's covered-marker check: ``BoardReader._hidden_marker``.)"""
         if self.method != "markers":
             return self
         tracker = rg.MarkerLocator()
