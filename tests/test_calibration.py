@@ -511,7 +511,7 @@ def test_full_layout_keeps_clear_of_the_markers(name, options):
     could see it over a corner marker or its quiet zone, measured here from the print's own
     geometry (every marker's square grown by a quarter of its side, every piece's radius plus
     twice its height); the mills boards' four corner points are such spots."""
-    from vision.calibration import COVER_SLANT, covers_marker, full_layout
+    from vision.layouts import COVER_SLANT, covers_marker, full_layout
     from vision.families import family_for
 
     game = engine.load(name, **options)

@@ -327,7 +327,7 @@ def test_an_embedders_own_foreign_word_blocks_the_frame(learned):
 def test_full_layout_shows_several_of_every_class_and_leaves_half_empty(name, options):
     """The full set (``--layout --full-set``): two or more pieces of every class, each on a spot
     of its kind, at most half of each kind's spots taken, the same layout every time."""
-    from vision.calibration import full_layout
+    from vision.layouts import full_layout
     from vision.families import family_for
 
     game = engine.load(name, **options)
@@ -351,7 +351,7 @@ def test_brain_hankys_full_layout_shows_clusters_as_play_does(name):
     in play every gem stands among its rings and a patch shows them: whole clusters of each side,
     a cluster with one ring of the other side, a gem with two rings, a ring alone; none where a
     piece may hide a marker, and no more pieces than a set holds."""
-    from vision.calibration import FULL_CLUSTERS, covers_marker, full_layout
+    from vision.layouts import FULL_CLUSTERS, covers_marker, full_layout
 
     game = engine.load(name)
     hb = game.rules.hboard

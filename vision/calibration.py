@@ -38,7 +38,7 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
                        with_feet)
 from .families import Family, family_for
 # What the pieces picture shows lives in ``vision.layouts``; calibration's callers ask it here too.
-from .layouts import COVER_SLANT, FULL_CLUSTERS, FULL_PER_CLASS, calibration_layout, covers_marker, full_layout
+from .layouts import COVER_SLANT, calibration_layout
 from .occlusion import HandCheck, piece_tints, shadow_reach
 from .patches import PatchCutter, PatchError
 from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
@@ -124,8 +124,8 @@ def find_board(image: np.ndarray, board, method: str = "markers", corners=None, 
     colours learned from the layout.
     """
     if method == "markers":
-        reg = rg.register_markers(image, board)  # fail now, with the marker message, if it cannot work
-        return Locator("markers", reg.board_to_image)
+        rg.register_markers(image, board)  # fail now, with the marker message, if it cannot work
+        return Locator("markers")
     if method == "corners":
         reg = rg.register_corners(board, corners)
         return Locator("corners", reg.board_to_image, [list(map(float, c)) for c in np.asarray(corners)])

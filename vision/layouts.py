@@ -132,7 +132,7 @@ def _hanky_clusters(game, family: Family, per_side: int = FULL_CLUSTERS) -> dict
     misread game3's Brain Hanky (mostly gold gems in their yellow rings as silver) in 35 of its 40
     frames; calibrated from a frame of that game (its clusters as exemplars), 4 spots in the 19
     frames after it (docs/learned-reader.md, "The game sets' illegal frames traced").
-    ``full_layout``'s ``per_class`` does not apply: a cluster is a gem and up to four rings."""
+    ``_spread``'s ``per_class`` does not apply: a cluster is a gem and up to four rings."""
     hboard = game.rules.hboard
     hidden = set(covers_marker(game))
     index = {s: i for i, s in enumerate(family.spots)}
@@ -168,20 +168,12 @@ def _hanky_clusters(game, family: Family, per_side: int = FULL_CLUSTERS) -> dict
     return pos
 
 
-def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
-    """Several pieces of every class, spread over the board: for the learned classifier, which
-    learns from every piece it is shown how a class varies from spot to spot under this camera
-    (``vision.piece_book``), and so tells classes apart and knows a foreign thing by that.
-
-    For each kind of piece, its spots are taken farthest first (the first the one nearest the
-    board's bottom-left, each next the spot farthest from those taken), at most half of them,
-    and dealt to that kind's classes in turn, ``per_class`` each at most. Spots where a piece
-    may hide a corner marker from a tilted camera (``covers_marker``: on the mills boards the four
-    corner points) are left empty. The same for every board of a game: it depends on the board's
-    drawing alone."""
-    family = family_for(game)
-    if family.full_layout != "spread":
-        return FULL_LAYOUTS[family.full_layout](game, family)
+def _spread(game, family: Family, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
+    """Several pieces of every class spread over the board: for each kind of piece, its spots
+    taken farthest first (the first the one nearest the board's bottom-left, each next the spot
+    farthest from those taken), at most half of them, dealt to that kind's classes in turn,
+    ``per_class`` each at most. Spots where a piece may hide a corner marker from a tilted
+    camera (``covers_marker``: on the mills boards the four corner points) are left empty."""
     pos: dict[str, Piece] = {}
     xy = family.xy
     hidden = set(covers_marker(game))
@@ -198,9 +190,19 @@ def full_layout(game, per_class: int = FULL_PER_CLASS) -> dict[str, Piece]:
     return pos
 
 
-# ``Family.full_layout`` -> a family's own full layout, where play shows its pieces otherwise than
-# spread apart one by one ("spread", every other family's, is ``full_layout``'s own).
-FULL_LAYOUTS = {"clusters": _hanky_clusters}
+# ``Family.full_layout`` -> how the full set is laid out: spread apart one by one, or as play
+# shows the pieces where that differs (Brain Hanky's clusters).
+FULL_LAYOUTS = {"spread": _spread, "clusters": _hanky_clusters}
+
+
+def full_layout(game) -> dict[str, Piece]:
+    """Several pieces of every class, laid out as the game's family says (``Family.full_layout``):
+    for the learned classifier, which learns from every piece it is shown how a class varies from
+    spot to spot under this camera (``vision.piece_book``), and so tells classes apart and knows a
+    foreign thing by that. The same for every board of a game: it depends on the board's drawing
+    alone."""
+    family = family_for(game)
+    return FULL_LAYOUTS[family.full_layout](game, family)
 
 
 def calibration_layout(game, full: bool = False) -> tuple[dict[str, Piece], str]:

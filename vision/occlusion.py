@@ -123,7 +123,7 @@ class HandCheck:
                 t = t - along[:, None] * u
             tint = np.abs(t).max(axis=1)
             off &= ~(shade_ok & (level < 0) & (tint <= 1.0))
-        if ink_seen is not None and ink_gone is not None:
+        if ink_seen is not None and ink_gone is not None and off.any():
             off &= ~self.lines_show(ink_seen, ink_gone)
         bad = np.flatnonzero(off & (self.adjacent[:, off].sum(axis=1) > 0))
         reason = ""

@@ -70,10 +70,9 @@ class Diagnostics:
     # (indices into ``Family.ink``; ``_ink_hidden``): the overlay marks them
     ink_hidden: float = 0.0
     ink_gone: np.ndarray | None = None
-    # (M,) per mark of ``Family.ink``: whether the frame could measure it, and whether its ink
-    # was gone (``_ink_hidden``): the probe check does not count a probe whose lines all show
+    # (M,) per mark of ``Family.ink``: whether the frame could measure it (``_ink_hidden``): with
+    # ``ink_gone``, the probe check does not count a probe whose lines all show
     ink_seen: np.ndarray | None = None
-    ink_gone_marks: np.ndarray | None = None
 
 
 @dataclass
@@ -267,7 +266,7 @@ class BoardReader:
         if seen.sum() < INK_LEAST:
             return ""
         gone = seen & (p < INK_GONE)
-        self.last.ink_seen, self.last.ink_gone_marks = seen, gone
+        self.last.ink_seen = seen
         share = float(gone.sum() / seen.sum())
         self.last.ink_hidden = share
         self.last.ink_gone = np.flatnonzero(gone)
@@ -367,7 +366,11 @@ class BoardReader:
                     tints: np.ndarray | None = None, standing: np.ndarray | None = None) -> str:
         """A reason if the background shows something over the board, else '' (``vision.occlusion``;
         ``tints`` and ``standing``: the standing pieces' colours, ``HandCheck.check``)."""
-        verdict = self._hands.check(ratio, shade_ok, tints, standing, self.last.ink_seen, self.last.ink_gone_marks)
+        gone = None
+        if self.last.ink_seen is not None:
+            gone = np.zeros(len(self.last.ink_seen), bool)
+            gone[self.last.ink_gone] = True
+        verdict = self._hands.check(ratio, shade_ok, tints, standing, self.last.ink_seen, gone)
         self.last.probe_deviation = verdict.deviation
         self.last.deviating_probes = verdict.deviating
         return verdict.reason
