@@ -285,6 +285,17 @@ def calibrate_setup(set_dir, game, s, locate: str = "markers", classifier: str =
         return None, f"calibrate crashed: {type(exc).__name__}: {exc}"
 
 
+def _reader(cal, embedder):
+    """The reader for ``cal``, read with ``embedder`` when the calibration's book was made with it;
+    calibration may have weighed the colours more (``piece_book.weigh_colours``), and then the
+    book's own name gives the embedder."""
+    from vision.piece_book import embedder_name
+
+    book = getattr(cal, "book", None)
+    same = embedder is not None and book is not None and embedder_name(embedder) == book.embedder
+    return reader_for(cal, embedder if same else None)
+
+
 def _reason_kind(reason: str) -> str:
     """A reason with its spot names cut, so like reasons count together."""
     r = re.sub(r" on [A-Za-z0-9., ]+(\.\.\.)?", " on ...", reason)
@@ -332,7 +343,7 @@ def evaluate(set_dir, *, progress=None, locate: str = "markers", only: str | Non
             g["uncalibrated_frames"] += len(s["frames"])
             continue
         g["calibrated"] += 1
-        reader = reader_for(cal, embedder)
+        reader = _reader(cal, embedder)
         for rec in s["frames"]:
             img = load_image(meta["dir"], rec)
             t = time.perf_counter()
@@ -630,7 +641,7 @@ def evaluate_game(set_dir, repeat: int = 3, *, progress=None, classifier: str = 
         if cal is None:
             say(f"{name}: calibration failed: {err}")
             continue
-        reader = reader_for(cal, embedder)
+        reader = _reader(cal, embedder)
         ref = Referee(game, reader.sees)
         true_steps = [rec.get("step") for rec in s["frames"]]
         true_states = _true_states(game, true_steps)

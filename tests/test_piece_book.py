@@ -577,3 +577,113 @@ def test_every_reader_family_names_a_calibration_layout_that_exists():
     assert seen["brainmaster"][0] == "peg-staircase" and seen["htjb"] == ("corners", "spread")
     src = (Path(__file__).resolve().parent.parent / "vision" / "layouts.py").read_text()
     assert all(f'"{fam}"' not in src for fam in seen), "the layouts name no family"
+
+
+class _HueBlind:
+    """A stand-in for the spot network, taught that no colour is special: the patch turned grey,
+    shrunk to 12x12 pixels, its mean taken out, scaled to length 1. No hue; and, as a network's,
+    a vector that a piece standing a pixel off or a highlight moves more than the piece's colour
+    moves the colours."""
+
+    wants_evened = True
+    name = "hueblind-12"
+
+    def embed(self, patches):
+        grey = cv2.cvtColor(np.ascontiguousarray(patches).reshape(-1, S, 3), cv2.COLOR_BGR2GRAY).reshape(-1, S, S)
+        e = np.stack([cv2.resize(g, (12, 12), interpolation=cv2.INTER_AREA) for g in grey]).reshape(len(grey), -1)
+        e = e.astype(np.float32) - e.mean(axis=1, keepdims=True)
+        return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-6)
+
+
+def test_calibration_weighs_the_colours_more_where_the_network_sees_no_hue():
+    """Yellow and orange pegs of like lightness (Brainmaster's) are one look to a network blind to
+    hue, which varies from spot to spot more than the colours do: at the default weight the book
+    finds them too alike, though anyone tells them apart. Shown several of each, calibration
+    (``weigh_colours``) weighs the colours more, the lightest of ``COLOUR_WEIGHTS`` that sets
+    them apart, says so in the book's notes, names the weight in the embedder (so play reads as
+    calibration did), and the book then reads boards of both right. Shown one of each (nothing
+    measured of how each varies), or with an embedder whose colours cannot be weighed, the
+    refusal stands; a pair the default tells apart keeps the default."""
+    from vision.piece_book import COLOUR_WEIGHTS, JointEmbedder, TooAlike, colour_part_of, weigh_colours
+
+    rng = np.random.default_rng(33)
+    bg = board(rng, 24)
+    n = len(bg)
+    names = tuple(f"p{i}" for i in range(n))
+    hues = {(1, "man"): (30, 190, 210), (2, "man"): (50, 150, 250)}  # yellow, orange (BGR), like lightness
+    joint = JointEmbedder(_HueBlind(), PixelEmbedder(lightness=0.25), 2.0)
+
+    def embs_for(colours, per_class, joint=joint):
+        keys = list(colours)
+        free = list(rng.permutation(n))
+        layout = {int(free.pop()): k for k in keys for _ in range(per_class)}
+        empty = [evened(shot(rng, bg, {}, colours), np.ones((n, 3))) for _ in range(2)]
+        pieces = evened(shot(rng, bg, layout, colours), np.ones((n, 3)))
+        out = {"empty board": joint.embed(empty[0]), "empty board (2)": joint.embed(empty[1]),
+               "pieces": joint.embed(pieces)}
+        return out, {names[i]: k for i, k in layout.items()}
+
+    def builder(position, classes):
+        def build(embedder, embs):
+            return build_book(embedder.name, names, ("man",) * n,
+                              [e for label, e in embs.items() if label.startswith("empty")], embs["pieces"],
+                              position, classes=classes, colour_part=colour_part_of(embedder))
+        return build
+
+    embs, position = embs_for(hues, 4)
+    build = builder(position, list(hues))
+    with pytest.raises(TooAlike) as info:
+        build(joint, embs)
+    assert info.value.measured and "look too alike" in str(info.value)
+    embedder, book, weighed = weigh_colours(joint, embs, build)
+    assert embedder.weight in COLOUR_WEIGHTS and embedder.weight > joint.weight
+    assert book.embedder == embedder.name and embedder.name.endswith(f"*{embedder.weight:g}")
+    assert any(note.startswith(f"colours weighed {embedder.weight:g} (not 2)") for note in book.notes)
+    assert np.allclose(weighed["pieces"], joint.reweigh(embs["pieces"], embedder.weight))
+    # the lightest that does it: one step lighter is still refused
+    lighter = [w for w in COLOUR_WEIGHTS if joint.weight < w < embedder.weight]
+    for w in lighter:
+        with pytest.raises(TooAlike):
+            build(joint.with_weight(w), {k: joint.reweigh(e, w) for k, e in embs.items()})
+    # reweighing is embedding with the heavier weight
+    patches = shot(rng, bg, {0: (1, "man")}, hues)
+    assert np.allclose(joint.reweigh(joint.embed(patches), embedder.weight), embedder.embed(patches), atol=1e-5)
+    keys = list(hues)
+    for trial in range(4):
+        pos = {i: keys[int(rng.integers(2))] for i in range(n) if rng.random() < 0.6}
+        r = book.read(embedder.embed(evened(shot(rng, bg, pos, hues), np.ones((n, 3)))))
+        got = {i: keys[c] for i, c in enumerate(r.choice) if c >= 0}
+        assert got == pos, f"trial {trial}: {len(set(got.items()) ^ set(pos.items()))} spots misread"
+    # one of each (two sets of one grey): how each varies was not measured, the refusal
+    # stands and no heavier weight is tried
+    greys = {(1, "man"): (120, 120, 120), (2, "man"): (120, 120, 120)}
+    smooth = JointEmbedder(_Unit(), PixelEmbedder(lightness=0.25), 2.0)
+    embs1, position1 = embs_for(greys, 1, smooth)
+    calls = []
+
+    def counted(embedder, embs):
+        calls.append(embedder.weight)
+        return builder(position1, list(greys))(embedder, embs)
+
+    with pytest.raises(TooAlike) as info:
+        weigh_colours(smooth, embs1, counted)
+    assert not info.value.measured and calls == [smooth.weight]
+    # a network alone has no colours to weigh
+    net = _HueBlind()
+    with pytest.raises(TooAlike):
+        weigh_colours(net, {k: e[:, :-joint.parts[1].dim] for k, e in embs.items()}, build)
+    # a pair the default tells apart keeps the default, book and all
+    apart = classes_of(("white", "black"))
+    embs2, position2 = embs_for(apart, 4)
+    embedder2, book2, weighed2 = weigh_colours(joint, embs2, builder(position2, list(apart)))
+    assert embedder2 is joint and weighed2 is embs2 and not any("colours weighed" in x for x in book2.notes)
+
+
+def test_a_weighed_embedders_name_brings_back_its_weight():
+    """The book names the embedder with its weight (``JointEmbedder.name``); ``embedder_for``
+    rebuilds it from that name with the same weight, as play does from a calibration file."""
+    from vision.piece_book import JointEmbedder
+
+    joint = JointEmbedder(PixelEmbedder(), PixelEmbedder(lightness=0.25), 2.0).with_weight(4.0)
+    again = embedder_for(joint.name)
+    assert isinstance(again, JointEmbedder) and again.weight == 4.0 and again.name == joint.name

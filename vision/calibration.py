@@ -42,7 +42,7 @@ from .layouts import COVER_SLANT, calibration_layout
 from .occlusion import HandCheck, piece_tints, shadow_reach
 from .patches import PatchCutter, PatchError
 from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
-                         embedder_for, embedder_name, leave_one_out, shifted_empty)
+                         embedder_for, embedder_name, leave_one_out, shifted_empty, weigh_colours)
 
 FORMAT = "arbiter-calibration"
 # The file version written, and the newest read. Version 2 adds the classifier and, for the
@@ -703,11 +703,15 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
                                    f"the camera back or centre the board")
         embs[label] = emb
     keys = {s: (p.owner, p.kind) if hasattr(p, "owner") else tuple(p) for s, p in position.items()}
-    try:
-        book = build_book(embedder_name(embedder), family.spots, family.spot_kind,
+
+    def build(embedder, embs):
+        return build_book(embedder_name(embedder), family.spots, family.spot_kind,
                           [e for label, e in embs.items() if label.startswith("empty")], embs["pieces"], keys,
                           classes=[c.key for c in family.classes], name_of=lambda k: family.class_name(*k),
                           colour_part=colour_part_of(embedder))
+
+    try:
+        embedder, book, embs = weigh_colours(embedder, embs, build)
     except LikeTheBoard as exc:
         raise CalibrationError(f"{exc}{family.contrast_hint.format(game=cal.game)}") from None
     except PieceBookError as exc:

@@ -106,10 +106,30 @@ PROB_LEAST = 1e-4
 # points wrong and 19% of frames right (every other board reads at 0.0-0.7%). Every other class of
 # the dev set differs by 0.073 or more (white men on the white paper); this lies between.
 SHAPE_ONLY = 0.045
+# The weights calibration may give the colours instead of ``JOINT_WEIGHT``, lightest first, when
+# the pieces picture shows several pieces of each class and two classes are too alike at the
+# default (``weigh_colours``). A network taught that no colour is special tells two hues of like
+# lightness (Brainmaster's yellow and orange pegs) apart by nothing, and its vector varies from
+# spot to spot several times as much as the colours do: at the default weight a yellow peg lay
+# 0.9 times as far from the nearest orange as from the nearest yellow, in a picture where anyone
+# tells them apart. The lightest weight that sets every pair apart is taken, so a set the default
+# tells apart keeps it, and the colours, which a lamp changed after calibration moves more than it
+# moves the network, weigh no more than the players' own pieces need.
+COLOUR_WEIGHTS = (3.0, 4.0, 6.0, 8.0, 12.0)
 
 
 class PieceBookError(ValueError):
     """A piece book cannot be made or used; the message says what to change."""
+
+
+class TooAlike(PieceBookError):
+    """Two classes of one kind cannot be told apart in the embedding as weighed
+    (``build_book``'s last checks); ``measured`` when each was shown by several pieces, so that
+    how each varies over the board was measured rather than assumed."""
+
+    def __init__(self, message: str, measured: bool = False):
+        super().__init__(message)
+        self.measured = measured
 
 
 class LikeTheBoard(PieceBookError):
@@ -275,6 +295,18 @@ class JointEmbedder:
         self.parts = (first, second)
         self.weight = float(weight)
         self.name = f"{embedder_name(first)}+{embedder_name(second)}" + ("" if weight == 1 else f"*{weight:g}")
+
+    def with_weight(self, weight: float) -> JointEmbedder:
+        """The same parts with the second weighed ``weight``."""
+        return JointEmbedder(self.parts[0], self.parts[1], weight)
+
+    def reweigh(self, emb: np.ndarray, weight: float) -> np.ndarray:
+        """Vectors (N, D) this embedder made, as ``with_weight(weight)`` would make them (the
+        second part is the vector's last ``dim`` values; nothing is embedded again)."""
+        out = np.array(emb, np.float32, copy=True)
+        width = int(self.parts[1].dim)
+        out[:, -width:] *= float(weight) / self.weight
+        return out
 
     def read_both(self, raw: np.ndarray, even: np.ndarray):
         """(embedding (N, D1 + D2), foreign (N,) or None) from the patches as the camera gave them
@@ -637,12 +669,13 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
                 why = (f"their pieces differ by {g / noise:.1f} times the camera's noise on the empty board, "
                        f"{ALIKE_SPREADS:g} needed")
             if alike or g <= ALIKE_SHARE * typical:
-                raise PieceBookError(
+                raise TooAlike(
                     f"the {name_of(keys[a])} and the {name_of(keys[b])} look too alike to this camera ({why}; "
                     f"their closest differ by {g / typical:.2f} of what a piece differs from the board, "
                     f"{ALIKE_SHARE:g} needed): use pieces of clearly different colours or shades, light the "
                     f"board more evenly (no coloured lamp), or lay out more pieces of each so calibration sees "
-                    f"how each varies (`arbiter calibrate GAME --layout --full-set`)")
+                    f"how each varies (`arbiter calibrate GAME --layout --full-set`)",
+                    measured=keys[a] in nearest_own and keys[b] in nearest_own)
     unknown = UNKNOWN_SPREADS * vary_most
     if min(len(ex) for ex in exemplars) < UNKNOWN_LEAST:
         unknown = max(unknown, UNKNOWN_GAP * typical)
@@ -660,6 +693,40 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
     book.temperature = fit_temperature(d, truth, TEMPERATURE_LEAST * typical)
     book.notes = [n.format(t=book.temperature) for n in notes]
     return book
+
+
+def weigh_colours(embedder, embs: Mapping[str, np.ndarray], build):
+    """(embedder, book, embs): ``build(embedder, embs)``'s book, or, when it finds two classes
+    too alike after measuring how each varies (``TooAlike.measured``) and ``embedder`` is the
+    network beside the colours, the book at the lightest of ``COLOUR_WEIGHTS`` that sets every
+    pair apart, with the embedder that weighs them so (its name, and so the book's, carries the
+    weight: play reads frames as calibration did) and ``embs`` (label: (N, D) vectors) weighed
+    alike. Nothing is embedded again.
+
+    When no weight sets them apart, or a heavier weight refuses the pieces for another reason,
+    the first refusal is raised: it speaks of the pieces as the default embedder sees them."""
+    try:
+        return embedder, build(embedder, embs), embs
+    except TooAlike as exc:
+        if not (exc.measured and isinstance(embedder, JointEmbedder) and isinstance(embedder.parts[1], PixelEmbedder)):
+            raise
+        first = exc
+    for w in COLOUR_WEIGHTS:
+        if w <= embedder.weight:
+            continue
+        heavier = embedder.with_weight(w)
+        weighed = {label: embedder.reweigh(e, w) for label, e in embs.items()}
+        try:
+            book = build(heavier, weighed)
+        except TooAlike as exc:
+            if exc.measured:
+                continue
+            break
+        except PieceBookError:
+            break
+        book.notes.append(f"colours weighed {w:g} (not {embedder.weight:g}): at {embedder.weight:g} {first}")
+        return heavier, book, weighed
+    raise first
 
 
 def leave_one_out(book: PieceBook, emb: np.ndarray, truth: np.ndarray) -> np.ndarray:

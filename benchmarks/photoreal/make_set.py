@@ -721,6 +721,11 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                     exposure = d.u(-1.5, 1.5)
                 hand = d.hand(tex["spots"], extent, pieces_h) if srng.random() < 1 / 6 else None
                 frames.append(frame("frame", i, position, lamp, window, world, exposure, hand))
+            # The scored sets' full set too, under the calibration lamp, drawn after every other
+            # picture of the setup so that they stay as they were rendered before it was added
+            # (``--full-set`` adds it to a stored set): the learned reader is calibrated from it.
+            full = calibration_layout(game, full=True)[0]
+            frames.append(frame("calibration-full", 0, full, cal_lamp, None, cal_world, cal_exposure, None))
     if conf.get("step_from") is not None:
         frames += stepped(frames, conf["step_from"])
     if limit:
