@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader train-reader-pieces bench-spotnet train-data train-data-new heldout-data bench-reader-speed bench-piece-looks
+.PHONY: demo test bench bench-hanky bench-vision bench-serial bench-solve bench-mastermind clean docs-pictures photoreal photoreal-fetch bench-photoreal bench-serial-noise bench-journal mutation bench-web web-pictures train-reader train-reader-pieces bench-spotnet train-data train-data-new heldout-data bench-reader-speed bench-piece-looks validation-data bench-validation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -164,6 +164,17 @@ photoreal-fetch:
 	@git cat-file -e $(PHOTOREAL_FROM)^{commit} 2>/dev/null || { echo "this clone does not hold commit $(PHOTOREAL_FROM): clone without --depth (git fetch --unshallow), then run make photoreal-fetch again"; exit 2; }
 	git restore --source=$(PHOTOREAL_FROM) --worktree -- benchmarks/data/photoreal
 	@echo "photoreal sets restored in benchmarks/data/photoreal (untracked; make bench-photoreal reads them)"
+
+# The learned reader's pooled validation (benchmarks/validation.py, docs/learned-reader.md): the held-out
+# seeds and pegs and tokens sets read fresh in earlier sessions, now seen, remade from their seeds into
+# build/validation (no machine keeps rendered sets between sessions; about a quarter of an hour a
+# held-out seed on 2 cores, resumable), then read with the learned reader and pooled per family.
+validation-data: $(STAMP)
+	@command -v $${BLENDER:-blender} >/dev/null 2>&1 || { echo "make validation-data needs Blender: sudo apt-get install blender (or set BLENDER=/path/to/blender)"; exit 2; }
+	$(BIN)/python benchmarks/validation.py render
+
+bench-validation: $(STAMP)
+	$(BIN)/python benchmarks/validation.py read
 
 # The camera reader on the photoreal sets: calibrate each setup, read every frame, score, pool per family
 # (about 2 minutes).

@@ -463,11 +463,11 @@ def _after_step(g: dict) -> dict:
 
 
 def _totals(games: dict) -> dict:
-    t = defaultdict(float)
+    # every count present, at nothing when no setup was read (``--only`` a game the set lacks)
+    t = {k: 0.0 for k in COUNTS + ("setups", "calibrated", "frames", "crashes")}
     for g in games.values():
-        for k in COUNTS + ("setups", "calibrated", "frames", "crashes"):
+        for k in t:
             t[k] += g[k]
-    t = dict(t)
     t["point_err"] = 100.0 * t["spots_wrong"] / t["spots_read"] if t["spots_read"] else None
     t["right_pct"] = 100.0 * t["right"] / t["clear"] if t["clear"] else None
     t["refused_pct"] = 100.0 * t["refused"] / t["clear"] if t["clear"] else None

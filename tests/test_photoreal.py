@@ -858,3 +858,62 @@ def test_a_frame_misread_after_an_exposure_step_keeps_its_misread_spots_and_the_
     assert lines[0].startswith("misread after the exposure was stepped down")
     assert len(lines) == 2 and "s/f04.jpg (1 stop darker)" in lines[1] and "d7: empty read as" in lines[1]
     assert h._misread_lines([]) == []
+
+
+def test_scored_sets_draw_a_full_set_picture_last_and_every_other_picture_as_stored(tmp_path):
+    """The scored sets draw each setup's full-set calibration picture too (the learned reader is
+    calibrated from it, as docs/calibration.md tells a user), after every other picture of the
+    setup, so that the stored pictures are drawn as they were rendered before: the regression
+    sample's records (seeds, positions, exposures) are drawn again unchanged."""
+    ms = _make_set_module()
+    for name in ("blind4", "dev"):
+        stored = json.loads((ROOT / "benchmarks" / "data" / "photoreal" / name / "set.json").read_text())["frames"]
+        _boards, frames = ms.make_specs(name, tmp_path)
+        by_name = {f["name"]: f for f in frames}
+        for rec in stored:
+            if rec["kind"] == "frame-stepped":  # twins a reader asked for (``--twins``) are drawn apart
+                continue
+            f = by_name[rec["file"].rsplit(".", 1)[0]]
+            assert (f["exposure"], f["position"]) == (rec["exposure"], rec["position"]), rec["file"]
+        setups = {f["setup"] for f in frames}
+        full = [f for f in frames if f["kind"] == "calibration-full"]
+        assert {f["setup"] for f in full} == setups and len(full) == len(setups)
+        for f in full:
+            own = [g for g in frames if g["setup"] == f["setup"] and g["kind"] != "frame-stepped"]
+            assert own[-1] is f and len(f["position"]) > 2
+
+
+def test_the_validation_names_sets_make_set_renders():
+    """``benchmarks/validation.py`` names only sets ``make_set.py`` can render, held-out seeds once."""
+    spec = importlib.util.spec_from_file_location("validation_sets", ROOT / "benchmarks" / "validation.py")
+    val = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(val)
+    ms = _make_set_module()
+    sets = val.sets()
+    assert len(val.HELDOUT_SEEDS) == len(set(val.HELDOUT_SEEDS))
+    for name, args in sets.items():
+        assert args[0] == "heldout" or args[0] in ms.SETS, name
+    assert val.main(["read", "--out", "/nonexistent-validation"]) == 2
+
+
+def test_a_set_without_the_game_asked_for_totals_nothing():
+    """``photoreal.py --only GAME`` over several sets: a set that holds no setup of that game
+    totals nothing (no figures, no crash) and the others pool as before."""
+    pr = _harness()
+    t = pr._totals({})
+    assert t["spots_read"] == 0 and t["point_err"] is None and t["right_pct"] is None
+
+
+def test_one_game_of_a_set_is_drawn_as_the_whole_set_draws_it(tmp_path):
+    """``make_set.py SET --only GAME`` (and ``--full-set --only GAME``, which adds pictures to a
+    stored set) draws that game's setups exactly as the whole set does: the same camera, lamp,
+    pieces and seeds, not a scene of its own beside the stored pictures."""
+    ms = _make_set_module()
+    _b, whole = ms.make_specs("blind10", tmp_path)
+    by_name = {f["name"]: f for f in whole}
+    for game in ("morabaraba", "saba"):
+        _b, only = ms.make_specs("blind10", tmp_path, game)
+        assert only and all(f["game"] == game for f in only)
+        for f in only:
+            assert {k: f[k] for k in ("seed", "camera", "lamp", "position")} == \
+                {k: by_name[f["name"]][k] for k in ("seed", "camera", "lamp", "position")}, f["name"]

@@ -629,6 +629,10 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
     boards, frames = {}, []
     for gi, (game_name, n_setups, n_frames, res, opts) in enumerate(conf["games"]):
         if only and game_name != only:
+            # the setups' seeds still drawn, so that a setup of the game asked for is the one the
+            # whole set renders (its camera, lamp and pieces), as ``--full-set --only`` needs
+            for _ in range(n_setups):
+                rng.random()
             continue
         game = engine.load(game_name)
         tex = board_texture(game_name, work, opts.get("cloth", "white"))
