@@ -282,6 +282,10 @@ SETS = {
     # and twingrids2 were read once at d10f97d): for the next first read, beside held-out seed 51150.
     "circles13": new_pieces_set(35234, "circles"),
     "pegs13": new_pieces_set(36235, "pegs"),
+    # Fourteenth seeds (chosen 2026-12-07 at the fifteenth session's end, after the thirteenth sets
+    # were read once at 7eb4a22): for the next first read, beside held-out seed 51250.
+    "circles14": new_pieces_set(35334, "circles"),
+    "pegs14": new_pieces_set(36335, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
