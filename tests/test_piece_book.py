@@ -687,3 +687,31 @@ def test_a_weighed_embedders_name_brings_back_its_weight():
     joint = JointEmbedder(PixelEmbedder(), PixelEmbedder(lightness=0.25), 2.0).with_weight(4.0)
     again = embedder_for(joint.name)
     assert isinstance(again, JointEmbedder) and again.weight == 4.0 and again.name == joint.name
+
+
+def test_calibrate_command_says_when_it_weighed_the_colours(tmp_path, monkeypatch):
+    """`arbiter calibrate` says, in its summary, that the book weighed the colours more and why
+    (``weigh_colours``' note), so a user knows the pieces were told apart by colour alone. The
+    weighing is forced here (the simulator's men are told apart at the default)."""
+    from click.testing import CliRunner
+
+    import vision.calibration as vc
+    from arbiter.cli import main
+
+    real = vc.weigh_colours
+
+    def forced(embedder, embs, build):
+        embedder, book, embs = real(embedder, embs, build)
+        book.notes.append("colours weighed 4 (not 2): at 2 the white man and the black man look too alike")
+        return embedder, book, embs
+
+    monkeypatch.setattr(vc, "weigh_colours", forced)
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game)
+    empty, pieces = tmp_path / "empty.png", tmp_path / "pieces.png"
+    cv2.imwrite(str(empty), picture(game, {}, 1000))
+    cv2.imwrite(str(pieces), picture(game, layout, 1000))
+    got = CliRunner().invoke(main, ["calibrate", GAME, "--empty", str(empty), "--pieces", str(pieces),
+                                    "--classifier", "learned", "--one-each", "--out", str(tmp_path / "cal.json")])
+    assert got.exit_code == 0, got.output
+    assert "Colours weighed 4 (not 2): at 2 the white man and the black man look too alike" in got.output.replace("\n", " ")

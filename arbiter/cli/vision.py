@@ -268,6 +268,8 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     for note in cal.notes:
         if note.startswith(SURFACE_NOTE):  # how far the board is from flat, and that it is followed
             console.print(note[0].upper() + note[1:] + ".")
+        elif ": colours weighed " in note:  # the book weighed the colours more (piece_book.weigh_colours)
+            console.print("C" + note.split(": c", 1)[1])
     console.print(f"Calibration: {out_path}")
     console.print(f"Overlay (check every spot reads as it should): {overlay_path}")
 
