@@ -116,6 +116,8 @@ SHAPE_ONLY = 0.045
 # tells apart keeps it, and the colours, which a lamp changed after calibration moves more than it
 # moves the network, weigh no more than the players' own pieces need.
 COLOUR_WEIGHTS = (3.0, 4.0, 6.0, 8.0, 12.0)
+# How the book's note on a heavier weight begins (``arbiter calibrate`` shows that note).
+COLOURS_WEIGHED = "colours weighed"
 
 
 class PieceBookError(ValueError):
@@ -724,7 +726,7 @@ def weigh_colours(embedder, embs: Mapping[str, np.ndarray], build):
             break
         except PieceBookError:
             break
-        book.notes.append(f"colours weighed {w:g} (not {embedder.weight:g}): at {embedder.weight:g} {first}")
+        book.notes.append(f"{COLOURS_WEIGHED} {w:g} (not {embedder.weight:g}): at {embedder.weight:g} {first}")
         return heavier, book, weighed
     raise first
 

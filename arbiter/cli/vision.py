@@ -173,6 +173,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     """
     from vision.calibration import (SURFACE_NOTE, CalibrationError, ExposureError, calibrate as run_calibration,
                                     calibration_layout, default_classifier)
+    from vision.piece_book import COLOURS_WEIGHED
 
     g = _load_game(game, ctx.args)
     classifier = classifier or default_classifier(g)
@@ -265,11 +266,12 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     if cal.book is not None:
         console.print(f"Classifier: learned, spots seen by the embedder {cal.book.embedder} "
                       f"({sum(len(e) for e in cal.book.exemplars)} pieces learned).")
+        for note in cal.book.notes:  # the colours weighed more than by default, and why
+            if note.startswith(COLOURS_WEIGHED):
+                console.print(note[0].upper() + note[1:])
     for note in cal.notes:
         if note.startswith(SURFACE_NOTE):  # how far the board is from flat, and that it is followed
             console.print(note[0].upper() + note[1:] + ".")
-        elif ": colours weighed " in note:  # the book weighed the colours more (piece_book.weigh_colours)
-            console.print("C" + note.split(": c", 1)[1])
     console.print(f"Calibration: {out_path}")
     console.print(f"Overlay (check every spot reads as it should): {overlay_path}")
 

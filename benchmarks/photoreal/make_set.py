@@ -713,25 +713,21 @@ def make_specs(set_name: str, work: Path, only: str | None = None, limit: int | 
                     lamp["power"] = cal_lamp["power"] * d.u(0.85, 1.15)
                     frames.append(frame("frame", i, s.position(), lamp, None, cal_world,
                                         cal_exposure + d.u(-0.2, 0.2), None, step=str(step), steps=list(steps)))
-                # The full set too (``calibration_layout(full=True)``: several pieces of each class),
-                # from which docs/calibration.md tells a user of the learned reader to calibrate; drawn
-                # last, so every other picture of the setup is as it was without it (``--full-set``
-                # adds it to a stored set).
-                full = calibration_layout(game, full=True)[0]
-                frames.append(frame("calibration-full", 0, full, cal_lamp, None, cal_world, cal_exposure, None))
-                continue
-            for i in range(n_frames):
-                position = playout(game, srng, opts.get("most", 60 if tex["hanky"] else 30), opts.get("least", 0))
-                if i % 3 == 0:
-                    lamp, window, world, exposure = cal_lamp, None, cal_world, cal_exposure + d.u(-0.3, 0.3)
-                else:
-                    lamp, window, world = d.lamp(0.7 if not tex["hanky"] else 1.3, extent), d.window(extent), d.world()
-                    exposure = d.u(-1.5, 1.5)
-                hand = d.hand(tex["spots"], extent, pieces_h) if srng.random() < 1 / 6 else None
-                frames.append(frame("frame", i, position, lamp, window, world, exposure, hand))
-            # The scored sets' full set too, under the calibration lamp, drawn after every other
-            # picture of the setup so that they stay as they were rendered before it was added
-            # (``--full-set`` adds it to a stored set): the learned reader is calibrated from it.
+            else:
+                for i in range(n_frames):
+                    position = playout(game, srng, opts.get("most", 60 if tex["hanky"] else 30),
+                                       opts.get("least", 0))
+                    if i % 3 == 0:
+                        lamp, window, world, exposure = cal_lamp, None, cal_world, cal_exposure + d.u(-0.3, 0.3)
+                    else:
+                        lamp, window = d.lamp(0.7 if not tex["hanky"] else 1.3, extent), d.window(extent)
+                        world, exposure = d.world(), d.u(-1.5, 1.5)
+                    hand = d.hand(tex["spots"], extent, pieces_h) if srng.random() < 1 / 6 else None
+                    frames.append(frame("frame", i, position, lamp, window, world, exposure, hand))
+            # The full set too (``calibration_layout(full=True)``: several pieces of each class),
+            # under the calibration lamp, from which docs/calibration.md tells a user of the learned
+            # reader to calibrate; drawn last, so every other picture of the setup is as it was
+            # rendered before it was added (``--full-set`` adds it to a stored set).
             full = calibration_layout(game, full=True)[0]
             frames.append(frame("calibration-full", 0, full, cal_lamp, None, cal_world, cal_exposure, None))
     if conf.get("step_from") is not None:
