@@ -323,6 +323,73 @@ def test_an_embedders_own_foreign_word_blocks_the_frame(learned):
     assert obs.occluded and "something unexpected on d5" in obs.reason
 
 
+class _Tabled(_Flagging):
+    """The pixel baseline with a foreign head that says ``base`` of every spot (a table unlike
+    its training's: bare cloth and pieces called foreign alike) and ``base + 3`` of ``flag`` spots."""
+
+    def __init__(self, base: float, flag: list[int]):
+        super().__init__(flag)
+        self.base = base
+
+    def read(self, patches):
+        out = super().read(patches)
+        out.foreign = out.foreign + 5.0 + self.base
+        return out
+
+
+def test_foreign_level_rises_only_where_the_calibration_pictures_reach_it():
+    """The network's foreign logit counts above 0 unless the calibration pictures, which show
+    nothing foreign, come within ``FOREIGN_MARGIN`` of that: then above their highest plus the
+    margin, with a note that says so. An embedder without the head leaves it at 0."""
+    from vision.piece_book import FOREIGN_MARGIN, FOREIGN_RAISED, foreign_level
+
+    assert foreign_level([None, None]) == (0.0, "")
+    assert foreign_level([np.array([-6.0, -4.0]), np.array([-5.0])]) == (0.0, "")
+    assert foreign_level([np.array([-FOREIGN_MARGIN - 0.5])]) == (0.0, "")
+    level, note = foreign_level([np.array([-3.0, 1.5]), np.array([0.2, np.nan])])
+    assert level == pytest.approx(1.5 + FOREIGN_MARGIN) and note.startswith(FOREIGN_RAISED)
+    assert "up to 1.50" in note
+
+
+def test_book_keeps_its_foreign_level_in_its_file():
+    """A raised level survives the book's file; a book written before it had one reads at 0;
+    a level that is no number of 0 or more is refused."""
+    rng = np.random.default_rng(12)
+    _emb, book = make_book(rng, board(rng), classes_of(("white", "black")))
+    assert book.foreign_level == 0.0 and "foreign_level" not in book.to_json()
+    book.foreign_level = 2.5
+    again = PieceBook.from_json(json.loads(json.dumps(book.to_json())))
+    assert again.foreign_level == 2.5
+    assert list(again.foreign_of(np.array([2.4, 2.6]))) == [False, True]
+    old = {k: v for k, v in book.to_json().items() if k != "foreign_level"}
+    assert PieceBook.from_json(old).foreign_level == 0.0
+    for bad in (-1.0, float("nan"), True, "high"):
+        with pytest.raises(ValueError, match="foreign level"):
+            PieceBook.from_json({**book.to_json(), "foreign_level": bad})
+
+
+def test_calibration_raises_the_foreign_level_where_the_network_calls_its_table_foreign():
+    """A network whose foreign head calls every spot of this table foreign (1.5, above its own
+    0: the simulator's Brain Hanky, a cloth it never saw) no longer blocks every frame: the
+    calibration pictures set the level above what they showed, and a spot the head calls
+    foreign well beyond that (a hand) still blocks the frame, named. At -5 everywhere (a table
+    like training's) the level stays 0."""
+    from vision.piece_book import FOREIGN_MARGIN, FOREIGN_RAISED
+
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game)
+    empty, pieces = picture(game, {}, 1000), picture(game, layout, 1000)
+    frame = picture(game, random_position(game, 307), 307)
+    cal = calibrate(game, empty, pieces, position=layout, classifier="learned", embedder=_Tabled(1.5, []))
+    assert cal.book.foreign_level == pytest.approx(1.5 + FOREIGN_MARGIN, abs=1e-4)
+    assert any(n.startswith(FOREIGN_RAISED) for n in cal.book.notes)
+    assert not reader_for(cal, _Tabled(1.5, [])).read(frame).occluded
+    obs = reader_for(cal, _Tabled(1.5, [cal.family.spots.index("d5")])).read(frame)
+    assert obs.occluded and "something unexpected on d5" in obs.reason
+    usual = calibrate(game, empty, pieces, position=layout, classifier="learned", embedder=_Tabled(-5.0, []))
+    assert usual.book.foreign_level == 0.0 and not any(n.startswith(FOREIGN_RAISED) for n in usual.book.notes)
+
+
 @pytest.mark.parametrize("name,options", [("nine-mens-morris", {}), ("kunjing", {"players": 4}), ("brain-hanky", {})])
 def test_full_layout_shows_several_of_every_class_and_leaves_half_empty(name, options):
     """The full set (``--layout --full-set``): two or more pieces of every class, each on a spot
@@ -715,3 +782,25 @@ def test_calibrate_command_says_when_it_weighed_the_colours(tmp_path, monkeypatc
                                     "--classifier", "learned", "--one-each", "--out", str(tmp_path / "cal.json")])
     assert got.exit_code == 0, got.output
     assert "Colours weighed 4 (not 2): at 2 the white man and the black man look too alike" in got.output.replace("\n", " ")
+
+
+def test_calibrate_command_says_when_it_raised_the_hand_sense(tmp_path, monkeypatch):
+    """`arbiter calibrate` says when the network's hand sense was raised for this table, and
+    how far (``foreign_level``'s note); forced here, as the pixel baseline has no such sense."""
+    from click.testing import CliRunner
+
+    import vision.calibration as vc
+    from arbiter.cli import main
+
+    monkeypatch.setattr(vc, "foreign_level", lambda logits: (2.5, "hand sense raised to 2.50: the network took clear "
+                                                                   "spots of the calibration pictures for something"))
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game)
+    empty, pieces = tmp_path / "empty.png", tmp_path / "pieces.png"
+    cv2.imwrite(str(empty), picture(game, {}, 1000))
+    cv2.imwrite(str(pieces), picture(game, layout, 1000))
+    got = CliRunner().invoke(main, ["calibrate", GAME, "--empty", str(empty), "--pieces", str(pieces),
+                                    "--classifier", "learned", "--one-each", "--out", str(tmp_path / "cal.json")])
+    assert got.exit_code == 0, got.output
+    assert "Hand sense raised to 2.50" in got.output.replace("\n", " ")
+    assert load_calibration(tmp_path / "cal.json", game=GAME).book.foreign_level == 2.5

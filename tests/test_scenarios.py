@@ -429,6 +429,33 @@ def test_hanky_the_last_move_of_a_turn_moved_on_is_a_correction(reader):
     assert t.session.history == ("Oe2.n-Oe2.w", "Oc3.n-Oc4.s")
 
 
+def test_hanky_refereed_through_the_learned_reader_at_the_simulated_table():
+    """Brain Hanky at the simulated table, read by the learned reader (the spot network beside
+    the pixel colours, calibrated on the full layout). The network's hand sense calls the
+    simulator's flat cloth foreign everywhere (it never saw such a table): calibration measures
+    that on its own pictures and raises its level for this table (``piece_book.foreign_level``),
+    so frames are read; a string move is told by its rings' colours, and a blocked crossing
+    attempted is called illegal and put back. Before the level, every frame was refused as
+    "something unexpected"."""
+    from vision.learned_reader import LearnedReader
+
+    def learned(rings) -> Table:
+        state = HANKY.rules.setup(rings=rings, gems=FAR2, to_move=1)
+        return Table(HANKY, "camera", state=state, journal=None, pixels=FrameSink(_layout_count(HANKY)),
+                     camera={"classifier": "learned"})
+
+    t = learned(STRING)
+    assert isinstance(t.reader.reader, LearnedReader)
+    assert t.reader.calibration.book.foreign_level > 0
+    log = t.run("push " + NORTH.replace("-", " "))
+    assert kinds(log) == ["step"] and t.session.history == (NORTH,), [e.message for e in log]
+    assert "pushed 4 rings from Oc3.w to Od3.n" in log[0].message
+    t = learned({"Oc3.e": 1, BLUE_A: Y, BLUE_B: Y})
+    log = t.run("move Oc3.e Od3.w")
+    assert kinds(log) == ["illegal"] and "BH-4" in log[0].verdict.reason
+    assert kinds(t.run("move Od3.w Oc3.e")) == ["restored"]
+
+
 @pytest.mark.parametrize("reader", READERS)
 def test_hanky_a_whole_turn_taken_back_with_the_button(reader):
     t = hanky(reader, TWO_RINGS)

@@ -42,7 +42,7 @@ from .layouts import COVER_SLANT, calibration_layout
 from .occlusion import HandCheck, piece_tints, shadow_reach
 from .patches import PatchCutter, PatchError
 from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
-                         embedder_for, embedder_name, leave_one_out, shifted_empty, weigh_colours)
+                         embedder_for, embedder_name, foreign_level, leave_one_out, shifted_empty, weigh_colours)
 
 FORMAT = "arbiter-calibration"
 # The file version written, and the newest read. Version 2 adds the classifier and, for the
@@ -690,7 +690,7 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
         except rg.RegistrationError as exc:
             raise CalibrationError(f"empty picture {j + 2}: {exc}") from None
         shots.append((f"empty board ({j + 2})", img, H))
-    embs, empties = {}, []
+    embs, empties, logits = {}, [], []
     for label, img, H in shots:
         _rel, ratio, _s = read_samples(cal, layout, img, H)
         if label.startswith("empty"):
@@ -702,6 +702,7 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
             raise CalibrationError(f"part of the board is outside the {label} picture ({', '.join(out[:6])}): move "
                                    f"the camera back or centre the board")
         embs[label] = emb
+        logits.append(looks.foreign)
     keys = {s: (p.owner, p.kind) if hasattr(p, "owner") else tuple(p) for s, p in position.items()}
 
     def build(embedder, embs):
@@ -725,6 +726,9 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
         book.shifted = shifted_empty(embedder, cutter, markers.board_extent(board), empties, layout, reach)
     except PatchError as exc:
         raise CalibrationError(f"the empty picture's edge spots could not be cut ({exc})") from None
+    book.foreign_level, raised = foreign_level(logits)
+    if raised:
+        book.notes.append(raised)
     say("checking that every spot reads correctly")
     for label, emb in embs.items():
         want = {} if label.startswith("empty") else keys

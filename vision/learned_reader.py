@@ -75,7 +75,7 @@ class LearnedReader(BoardReader):
             return Observation.blocked(f"part of the board is outside the picture ({', '.join(out[:6])})")
         r = self.book.read(looks.emb, looks.offsets)
         if looks.foreign is not None:  # the network's own word on a hand over a spot counts too
-            r.foreign = r.foreign | (looks.foreign > 0)
+            r.foreign = r.foreign | self.book.foreign_of(looks.foreign)
         self.last_book = r
         occupied = r.choice >= 0
         covered = self.probe_check(seen.ratio, self._shadow_reach[:, occupied].any(axis=1),

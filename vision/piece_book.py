@@ -118,6 +118,17 @@ SHAPE_ONLY = 0.045
 COLOUR_WEIGHTS = (3.0, 4.0, 6.0, 8.0, 12.0)
 # How the book's note on a heavier weight begins (``arbiter calibrate`` shows that note).
 COLOURS_WEIGHED = "colours weighed"
+# A spot network's own foreign logit (``vision.spotnet``: a hand over the spot) counts above 0,
+# the odds it was trained to, unless the calibration pictures, which show nothing foreign (their
+# hand checks say so), already reach near that: the head learned hands on the tables of
+# training, and on a table unlike them (a cloth of a colour it never saw, the simulator's flat
+# drawings) it says "foreign" of bare cloth and pieces alike. Then the level is the highest logit
+# the calibration pictures gave plus this margin (``foreign_level``): what this table's clear
+# spots reach, and a little more for the next lamp. Measured on the simulator's Brain Hanky
+# (docs/learned-reader.md, "The network's hand sense measured on the calibration pictures").
+FOREIGN_MARGIN = 1.0
+# How the book's note on a raised foreign level begins (``arbiter calibrate`` shows that note).
+FOREIGN_RAISED = "hand sense raised"
 
 
 class PieceBookError(ValueError):
@@ -443,6 +454,14 @@ class PieceBook:
     unknown: float
     notes: list[str] = field(default_factory=list)
     shifted: ShiftedEmpty | None = None  # the edge spots' empty looks about their feet
+    # the embedder's foreign logit above which a spot is foreign (``foreign_level``): 0 unless the
+    # calibration pictures showed the network calling clear spots of this table foreign
+    foreign_level: float = 0.0
+
+    def foreign_of(self, logits: np.ndarray | None) -> np.ndarray | None:
+        """(N,) bool: the spots the embedder's own foreign logits (N,) call foreign at this book's
+        level; None without logits."""
+        return None if logits is None else np.asarray(logits) > self.foreign_level
 
     def empty_for(self, offsets: np.ndarray | None) -> np.ndarray:
         """(N, D): every spot's empty look as seen by a patch centred ``offsets`` (N, 2, board
@@ -524,6 +543,7 @@ class PieceBook:
                 "classes": [{"owner": o, "kind": k, "exemplars": arr(ex), "at": [int(i) for i in at]}
                             for (o, k), ex, at in zip(self.classes, self.exemplars, self.exemplar_spots)],
                 "temperature": self.temperature, "unknown": self.unknown, "notes": self.notes,
+                **({"foreign_level": round(float(self.foreign_level), 5)} if self.foreign_level else {}),
                 **({"shifted": self.shifted.to_json()} if self.shifted is not None else {})}
 
     @classmethod
@@ -555,8 +575,11 @@ class PieceBook:
         if len(kinds) != len(spots):
             raise ValueError("the piece book's spot kinds do not match its spots")
         shifted = ShiftedEmpty.from_json(data["shifted"], len(spots), empty.shape[1]) if "shifted" in data else None
+        level = data.get("foreign_level", 0.0)
+        if isinstance(level, bool) or not isinstance(level, (int, float)) or not np.isfinite(level) or level < 0:
+            raise ValueError(f"the piece book's foreign level {level!r} must be a number of 0 or more")
         return cls(str(data["embedder"]), spots, kinds, empty, classes, exemplars, at_spots, temperature, unknown,
-                   [str(n) for n in data.get("notes", [])], shifted)
+                   [str(n) for n in data.get("notes", [])], shifted, float(level))
 
 
 def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str], empty: Sequence[np.ndarray],
@@ -695,6 +718,25 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
     book.temperature = fit_temperature(d, truth, TEMPERATURE_LEAST * typical)
     book.notes = [n.format(t=book.temperature) for n in notes]
     return book
+
+
+def foreign_level(calibration_logits: Sequence[np.ndarray | None]) -> tuple[float, str]:
+    """(the level above which the embedder's foreign logit calls a spot foreign, a note or "")
+    from its logits on the calibration pictures (each (N,), or None for an embedder without a
+    foreign head): 0, the head's own, unless those pictures, clear by their hand checks, reach
+    within ``FOREIGN_MARGIN`` of it; then their highest plus the margin, said in the note."""
+    given = [np.asarray(x, np.float64).ravel() for x in calibration_logits if x is not None]
+    given = [x[np.isfinite(x)] for x in given if x.size]
+    if not any(len(x) for x in given):
+        return 0.0, ""
+    most = max(float(x.max()) for x in given if len(x))
+    level = most + FOREIGN_MARGIN
+    if level <= 0.0:
+        return 0.0, ""
+    return level, (f"{FOREIGN_RAISED} to {level:.2f}: the network took clear spots of the calibration pictures "
+                   f"for something over the board (up to {most:.2f}, above 0 a hand), as it does on tables "
+                   f"unlike its training's; hands are still refused by the board's lines and light, and by "
+                   f"spots unlike every piece")
 
 
 def weigh_colours(embedder, embs: Mapping[str, np.ndarray], build):

@@ -173,7 +173,7 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     """
     from vision.calibration import (SURFACE_NOTE, CalibrationError, ExposureError, calibrate as run_calibration,
                                     calibration_layout, default_classifier)
-    from vision.piece_book import COLOURS_WEIGHED
+    from vision.piece_book import COLOURS_WEIGHED, FOREIGN_RAISED
 
     g = _load_game(game, ctx.args)
     classifier = classifier or default_classifier(g)
@@ -266,8 +266,8 @@ def calibrate(ctx: click.Context, game: str, camera: str | None, image: str | No
     if cal.book is not None:
         console.print(f"Classifier: learned, spots seen by the embedder {cal.book.embedder} "
                       f"({sum(len(e) for e in cal.book.exemplars)} pieces learned).")
-        for note in cal.book.notes:  # the colours weighed more than by default, and why
-            if note.startswith(COLOURS_WEIGHED):
+        for note in cal.book.notes:  # the colours weighed more, or the hand sense raised, and why
+            if note.startswith((COLOURS_WEIGHED, FOREIGN_RAISED)):
                 console.print(note[0].upper() + note[1:])
     for note in cal.notes:
         if note.startswith(SURFACE_NOTE):  # how far the board is from flat, and that it is followed
