@@ -74,7 +74,7 @@ def classes_of(names) -> dict:
     return {(i + 1, "man"): COLOURS[name] for i, name in enumerate(names)}
 
 
-def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2, embedder=None):
+def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2, embedder=None, **kw):
     emb = embedder or PixelEmbedder()
     n = len(spots_bg)
     names = tuple(f"p{i}" for i in range(n))
@@ -87,7 +87,7 @@ def make_book(rng, spots_bg, colours: dict, per_class: int = 2, frames: int = 2,
     empties = [emb.embed(shot(rng, spots_bg, {}, colours)) for _ in range(frames)]
     pieces = emb.embed(shot(rng, spots_bg, layout, colours))
     book = build_book(emb.name, names, ("man",) * n, empties, pieces, {names[i]: k for i, k in layout.items()},
-                      classes=keys)
+                      classes=keys, **kw)
     return emb, book
 
 
@@ -197,6 +197,25 @@ def test_book_survives_its_file():
         PieceBook.from_json(bad)
     with pytest.raises(ValueError, match="version"):
         PieceBook.from_json({**book.to_json(), "version": 99})
+
+
+def test_a_familys_least_temperature_sets_how_sure_the_books_odds_are():
+    """Calibration's pieces read back clean, so the book's temperature is its floor: a family's
+    own floor (``Family.temperature_least``, Brainmaster's pegs) makes the same reading surer,
+    the choice unchanged; the families without one keep ``TEMPERATURE_LEAST``."""
+    from vision.families import PEGS_TEMPERATURE, family_for
+    from vision.piece_book import TEMPERATURE_LEAST
+
+    cl = classes_of(("white", "black"))
+    bg = board(np.random.default_rng(13))
+    _e, usual = make_book(np.random.default_rng(14), bg, cl, per_class=3)
+    emb, sharp = make_book(np.random.default_rng(14), bg, cl, per_class=3, temperature_least=TEMPERATURE_LEAST / 4)
+    assert sharp.temperature == pytest.approx(usual.temperature / 4, rel=1e-6)
+    x = emb.embed(shot(np.random.default_rng(15), bg, {0: (1, "man"), 5: (2, "man")}, cl))
+    a, b = usual.read(x), sharp.read(x)
+    assert np.array_equal(a.choice, b.choice) and np.all(b.confidence() >= a.confidence() - 1e-9)
+    assert family_for(engine.load("brainmaster")).temperature_least == PEGS_TEMPERATURE < TEMPERATURE_LEAST
+    assert family_for(engine.load("nine-mens-morris")).temperature_least is None
 
 
 def test_a_book_is_only_read_with_its_own_embedder():

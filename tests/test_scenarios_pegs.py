@@ -10,12 +10,20 @@ a circle is said with the buttons (straight to the referee). Everything the boar
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from arbiter.sim.scenario import Action, Table, step_actions
 
+# The simulated camera's reader: the hand-set one (the simulator's default), and the learned one a
+# real camera calibrates the pegs and tokens for (``Family.classifier``), whose odds must let the
+# referee name a wrong row as surely (``Family.temperature_least``).
+CLASSIFIERS = ("measured", "learned")
 
-def test_brainmaster_guess_rows_read_by_the_camera_and_a_miscounted_indicator_row_named():
-    t = Table(engine.load("brainmaster"), "camera")
+
+@pytest.mark.parametrize("classifier", CLASSIFIERS)
+def test_brainmaster_guess_rows_read_by_the_camera_and_a_miscounted_indicator_row_named(classifier):
+    t = Table(engine.load("brainmaster"), "camera", camera={"classifier": classifier})
     t.session.enter_private("code=RBGY")  # from the maker's private page
     assert t.session.state.stage == "guess"
     t.put_all(("r1a", "red"), ("r1b", "red"), ("r1c", "blue"), ("r1d", "orange"))
@@ -36,8 +44,9 @@ def test_brainmaster_guess_rows_read_by_the_camera_and_a_miscounted_indicator_ro
     assert t.reader.reads > 0  # every step above was read off simulated camera frames
 
 
-def test_brainmaster_a_guess_in_the_wrong_row_is_refused_by_the_camera_and_a_cracked_code_ends_it():
-    t = Table(engine.load("brainmaster"), "camera")
+@pytest.mark.parametrize("classifier", CLASSIFIERS)
+def test_brainmaster_a_guess_in_the_wrong_row_is_refused_by_the_camera_and_a_cracked_code_ends_it(classifier):
+    t = Table(engine.load("brainmaster"), "camera", camera={"classifier": classifier})
     t.session.enter_private("code=GGYY")
     t.put_all(("r2a", "green"))
     kind, words = t.said()
@@ -53,8 +62,9 @@ def test_brainmaster_a_guess_in_the_wrong_row_is_refused_by_the_camera_and_a_cra
     assert st.stage == "code-over" and st.revealed == ("GGYY",)
 
 
-def test_thinking_in_circles_token_read_on_its_track_and_a_move_by_the_wrong_sum_refused():
-    t = Table(engine.load("thinking-in-circles", lockdown=True), "camera")
+@pytest.mark.parametrize("classifier", CLASSIFIERS)
+def test_thinking_in_circles_token_read_on_its_track_and_a_move_by_the_wrong_sum_refused(classifier):
+    t = Table(engine.load("thinking-in-circles", lockdown=True), "camera", camera={"classifier": classifier})
     t.session.enter_private("goal=CST")
     t.session.enter_private("goal=PPT")
     t.session.referee.enter("C3")

@@ -709,7 +709,7 @@ def _learn_book(cal: Calibration, layout: sampling.Layout, board, embedder, empt
         return build_book(embedder_name(embedder), family.spots, family.spot_kind,
                           [e for label, e in embs.items() if label.startswith("empty")], embs["pieces"], keys,
                           classes=[c.key for c in family.classes], name_of=lambda k: family.class_name(*k),
-                          colour_part=colour_part_of(embedder))
+                          colour_part=colour_part_of(embedder), temperature_least=family.temperature_least)
 
     try:
         embedder, book, embs = weigh_colours(embedder, embs, build)

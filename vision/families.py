@@ -212,6 +212,15 @@ class Family:
     # (docs/learned-reader.md, "Which reader is the default", "The game sets"; the mills' by the
     # twelfth session's fresh read, "The game sets' illegal frames traced").
     classifier: str = "measured"
+    # The learned reader's least temperature for this family's pieces, as a share of how far a
+    # piece lies from the board (None: ``piece_book.TEMPERATURE_LEAST``). Calibration's pictures
+    # read back clean, so the fitted temperature is nearly always this floor, and it alone sets
+    # how sure the reader's odds are. Fitted per family by the truth's log-loss on the validation
+    # sets (docs/learned-reader.md, "The learned reader's odds fitted per family"): the pegs' odds
+    # at the default were twice as costly as at a third of it, and so soft that the referee could
+    # not call a miscounted indicator row (a black key peg read black at 0.99976 left white a
+    # doubt above ``arbiter.referee.DOUBT_P``).
+    temperature_least: float | None = None
     # Where the pieces picture puts one piece of each class (``vision.layouts.LAYOUTS``): "corners"
     # (the board's corners in turn), "spread-squares" (Brain Hanky's squares spread over the
     # cloth), "peg-staircase" (Brainmaster's code colours down the rows).
@@ -360,6 +369,12 @@ def _glossy_disc(radius: float, rings: int, piece_radius: float, **look) -> Patt
 PIECES_NETWORK = "spotnet-pieces"
 
 
+# Brainmaster's ``Family.temperature_least``: 0.35 of ``piece_book.TEMPERATURE_LEAST``, the share
+# whose odds cost the truth least on the pegs' validation sets (pegs6-9, 12, 13: 0.0090 nats a spot
+# against 0.0192 at the default; 0.0107 at 0.2, 0.0092 at 0.3, 0.0091 at 0.4).
+PEGS_TEMPERATURE = 0.0175
+
+
 def pegs_in_holes(game) -> Family:
     """Brainmaster: a code peg's domed head over each code hole, an indicator peg's small one over
     each indicator hole; a disc sampled inside each head, well within it (a head's rim is shaded
@@ -386,7 +401,8 @@ def pegs_in_holes(game) -> Family:
                   _classes(game),
                   heights={"code": CODE_PEG_HEIGHT, "key": KEY_PEG_HEIGHT},
                   probe_clear=2.2, probe_step=0.1, probe_check=0.06, shadow_reach=1.0, frame=(960, 720),
-                  probe_threshold=0.14, network=PIECES_NETWORK, classifier="learned", layout="peg-staircase")
+                  probe_threshold=0.14, network=PIECES_NETWORK, classifier="learned", layout="peg-staircase",
+                  temperature_least=PEGS_TEMPERATURE)
 
 
 def tokens_on_tracks(game) -> Family:

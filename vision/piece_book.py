@@ -585,13 +585,15 @@ class PieceBook:
 def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str], empty: Sequence[np.ndarray],
                pieces: np.ndarray, position: Mapping[str, tuple[int, str]], *,
                classes: Sequence[tuple[int, str]] | None = None,
-               name_of=None, colour_part=None) -> PieceBook:
+               name_of=None, colour_part=None, temperature_least: float | None = None) -> PieceBook:
     """A book from embeddings: ``empty`` one or more (N, D) arrays (the empty picture(s), spots in
     ``spots`` order), ``pieces`` (N, D) the pieces picture, ``position`` {spot: (owner, kind)} what
     stands where in it. ``classes``: the classes to learn (default: those in ``position``); each
     must have at least one piece there. ``name_of(key)`` names a class in messages.
     ``colour_part(emb)``: the part of embeddings (n, D) that holds colours, (n, k) (the
-    embedder's ``colour_part``), or None when the embedder has none.
+    embedder's ``colour_part``), or None when the embedder has none. ``temperature_least``: the
+    least temperature as a share of how far pieces lie from the board (default
+    ``TEMPERATURE_LEAST``; ``Family.temperature_least``).
 
     Raises PieceBookError when a class is missing, or when two classes of one kind look alike
     (see the module's text); ``LikeTheBoard`` when a piece looks like the empty spot it stands
@@ -715,7 +717,8 @@ def build_book(embedder_id: str, spots: Sequence[str], spot_kind: Sequence[str],
     for k in keys:
         truth[where[k]] = 1 + book.classes.index(tuple(k))
     d = leave_one_out(book, pieces, truth)
-    book.temperature = fit_temperature(d, truth, TEMPERATURE_LEAST * typical)
+    least = TEMPERATURE_LEAST if temperature_least is None else float(temperature_least)
+    book.temperature = fit_temperature(d, truth, least * typical)
     book.notes = [n.format(t=book.temperature) for n in notes]
     return book
 
