@@ -4,8 +4,8 @@ Thinking In Circles' tokens are read by the learned reader, and the mills since 
 session (calibrated from the full set, every mills game set plays through the referee with it);
 Brain Hanky keeps the hand-set one (one of its game sets does not play through with the learned
 reader), as do the two-grid gems. The command line, the owner's web page and ``calibrate``
-itself all follow it, and each can be told otherwise; the simulated camera of the tests keeps
-the hand-set reader."""
+itself all follow it, and each can be told otherwise; so does the simulated camera of the
+tests and of ``arbiter demo``."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_the_layout_shown_is_the_one_the_default_reader_learns_from(tmp_path):
     assert " ".join(described.split()) in " ".join(full.output.split())
 
 
-def test_calibrate_itself_follows_the_family_and_the_simulated_camera_keeps_the_hand_set_reader():
+def test_calibrate_itself_follows_the_family_and_so_does_the_simulated_camera():
     from arbiter.sim.physical import sim_calibration
     from vision import sim
 
@@ -78,7 +78,10 @@ def test_calibrate_itself_follows_the_family_and_the_simulated_camera_keeps_the_
     pieces = sim.simulate(sim.printed_scene(game.board, layout), 1, settings).image
     assert calibrate(game, empty, pieces, position=layout).classifier == "learned"
     assert calibrate(game, empty, pieces, position=layout, classifier="measured").classifier == "measured"
-    assert sim_calibration(game).classifier == "measured"
+    assert sim_calibration(game).classifier == "learned"
+    assert sim_calibration(engine.load("nine-mens-morris")).classifier == "learned"
+    assert sim_calibration(engine.load("brain-hanky")).classifier == "measured"
+    assert sim_calibration(game, classifier="measured").classifier == "measured"
 
 
 def test_the_web_page_calibrates_pegs_with_the_learned_reader(tmp_path):

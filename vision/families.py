@@ -206,8 +206,8 @@ class Family:
     # (docs/learned-reader.md).
     network: str = "spotnet"
     # Which classifier a calibration of this family uses unless told (``arbiter calibrate
-    # --classifier``, ``calibrate()``, the web page's calibration; the simulated camera keeps the
-    # hand-set one): "measured" (the hand-set reader) or "learned". Chosen per group of families by
+    # --classifier``, ``calibrate()``, the web page's calibration, the simulated camera): "measured"
+    # (the hand-set reader) or "learned". Chosen per group of families by
     # a rule on the pooled validation, the fresh sets and the game sets through the referee
     # (docs/learned-reader.md, "Which reader is the default", "The game sets"; the mills' by the
     # twelfth session's fresh read, "The game sets' illegal frames traced").

@@ -51,6 +51,7 @@ def run_demo(console: Console, delay: float = 0.0, directory: str | os.PathLike[
     ``directory``: keep the game's journal there (``arbiter demo --journal DIR``) instead of in a
     temporary folder removed afterwards."""
     from hardware.layout import load_map, spots_for
+    from vision.calibration import calibration_layout
 
     record = _record()
     game = record.load_game()
@@ -64,7 +65,11 @@ def run_demo(console: Console, delay: float = 0.0, directory: str | os.PathLike[
 
     t0 = time.perf_counter()
     cal = physical.sim_calibration(game)
-    say(f"Calibrating the camera from two pictures (the empty board, then one white and one black man): "
+    # the pieces picture the calibration was made from (``calibration_layout``): the learned reader
+    # learns the men from the full set, the hand-set one from a man of each colour
+    _, laid = calibration_layout(game, full=cal.classifier == "learned")
+    pieces = laid.split(" on the spots")[0].split(":")[0]
+    say(f"Calibrating the camera from two pictures (the empty board, then {pieces}): "
         f"done in {time.perf_counter() - t0:.1f} s; the board is found by its four markers "
         f"({len(cal.probes)} background probes watch the light).", soft_wrap=True)
 

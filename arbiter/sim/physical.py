@@ -399,25 +399,26 @@ def _frame(board_graph, position: frozenset, mount: int, hand: bool, size: tuple
 
 
 def sim_calibration(game, mount: int = 1, size: tuple[int, int] | None = None, *,
-                    classifier: str = "measured", looks=None):
+                    classifier: str | None = None, looks=None):
     """Calibrate the real vision code on simulated pictures, as a user does with the camera.
 
     The empty board, then the pieces laid out as ``calibration_layout`` says, both photographed
     from the camera ``mount``; ``calibrate`` checks them and learns the pieces (~0.1 s for a
     morris board, ~1 s for the Brain Hanky cloth). ``classifier``: "measured" (the hand-set
-    reader) or "learned" (the piece book, from the full layout: ``--layout --full-set``). The
-    simulator's default stays the hand-set reader for every game, though a real camera's is the
-    learned one for the pegs and tokens (``vision.calibration.default_classifier``): the networks
-    never saw the simulator's flat drawings, and on them read the pegs worse than the hand-set
-    reader does (docs/learned-reader.md, "Which reader is the default").
+    reader) or "learned" (the piece book, from the full layout: ``--layout --full-set``); by
+    default the one a real camera's calibration of the game uses
+    (``vision.calibration.default_classifier``: learned for the mills, pegs and tokens), so the
+    tables of the tests and ``arbiter demo`` referee through the reader that play uses
+    (docs/learned-reader.md, "The simulated camera reads with the play default").
     ``looks``: the pieces' looks (``vision.sim.PieceLook`` data per (owner, kind)), which only
     the pictures know. Cached per game, options, mount, size, classifier and looks.
     """
     from vision import sim
-    from vision.calibration import calibrate, calibration_layout
+    from vision.calibration import calibrate, calibration_layout, default_classifier
 
     g = engine.load(game) if isinstance(game, str) else game
     size = size or camera_size(g)
+    classifier = classifier or default_classifier(g)
     frozen = sim.frozen_looks(looks)
     key = (g.name, tuple(sorted(g.options.items())), mount, size, classifier, frozen)
     cal = _CALIBRATIONS.get(key)
@@ -446,7 +447,7 @@ class SimCamera:
     frame_s = 0.1
 
     def __init__(self, board: PhysicalBoard, *, calibration=None, size: tuple[int, int] | None = None,
-                 classifier: str = "measured", looks=None):
+                 classifier: str | None = None, looks=None):
         from vision import sim
         from vision.learned_reader import reader_for
 
