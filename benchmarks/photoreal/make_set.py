@@ -286,6 +286,10 @@ SETS = {
     # were read once at 7eb4a22): for the next first read, beside held-out seed 51250.
     "circles14": new_pieces_set(35334, "circles"),
     "pegs14": new_pieces_set(36335, "pegs"),
+    # Fifteenth seeds (chosen 2026-12-08 in the sixteenth session, after the fourteenth sets were
+    # read once at ddb583c): for the next first read, beside held-out seed 51350.
+    "circles15": new_pieces_set(35434, "circles"),
+    "pegs15": new_pieces_set(36435, "pegs"),
 }
 # The sets of the new pieces (``make_set.py newpieces`` renders the three in turn).
 NEW_PIECES = ("twingrids", "circles", "pegs")
