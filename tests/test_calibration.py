@@ -595,3 +595,21 @@ def test_a_coloured_mans_tinted_shadow_is_no_hand_but_another_colour_is():
     calibrate(g, empty.image, shaded(lambda owner: (0.7, 0.7, 0.7)), position=layout)  # plain shade
     with pytest.raises(CalibrationError, match="disagree on the board between the points"):
         calibrate(g, empty.image, shaded(lambda owner: (0.6, 0.85, 0.6)), position=layout)  # green: no man's
+
+
+def test_brain_hankys_full_set_calibrates_where_its_rings_stand_over_the_probes():
+    """Brain Hanky's full set (clusters of four rings round a gem) seen by the simulator's own
+    camera: the rings of a corner cluster stand over the probes at its edge, which change to the
+    rings' colours, lighter in one channel and darker in another, and calibration called that a
+    hand in one of the pictures. It knows where its pieces stand, and a probe a piece may cover
+    may take that piece's look (``occlusion.in_cover``); a hand over the board is still refused
+    (the tests above)."""
+    from vision import sim
+
+    g = engine.load("brain-hanky")
+    layout, _ = calibration_layout(g, full=True)
+    settings = sim.CameraSettings(size=(1280, 720))
+    empty = sim.simulate(sim.printed_scene(g.board, {}), 4, settings).image
+    pieces = sim.simulate(sim.printed_scene(g.board, layout), 4, settings).image
+    cal = calibrate(g, empty, pieces, position=layout, classifier="measured")
+    assert cal.family.name == "brain-hanky"

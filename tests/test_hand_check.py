@@ -180,6 +180,54 @@ def test_a_coloured_pieces_shadow_may_take_the_pieces_own_tint_and_no_other():
     assert not tints[1].any() and not tints[2].any()
 
 
+def test_a_piece_seen_over_the_probes_beside_it_is_forgiven_only_as_its_own_look():
+    """Calibration knows where its pieces stand: a probe a standing piece may cover from a
+    slanted camera (``covers``: that piece's look against the board) is not counted when its
+    change is part of the piece's look, shaded or not, whichever way the light went (a yellow
+    ring over blue cloth: lighter in red, darker in blue); a change of another colour beside it,
+    or the same change with no piece covering, still counts."""
+    from vision.occlusion import in_cover
+
+    pair = (probe(4, 4), probe(5, 4))
+    ring = np.array([-0.8, 0.1, 0.9])  # BGR: a yellow ring against blue cloth
+    covers = np.full((len(PROBES), 3), np.nan)
+    covers[list(pair)] = ring
+    half = np.ones((len(PROBES), 3))
+    half[list(pair)] = np.exp(0.5 * ring)  # half the probe covered by the ring
+    assert check().check(half).reason, "without the covering piece it counts"
+    assert check().check(half, covers=covers).reason == ""
+    shaded = half.copy()
+    shaded[list(pair)] *= math.exp(-2 * T)  # ... and in its shadow
+    assert check().check(shaded, covers=covers).reason == ""
+    green = np.ones((len(PROBES), 3))
+    green[list(pair)] = np.exp([-2 * T, 4 * T, -2 * T])  # a change the ring cannot make
+    assert check().check(green, covers=covers).reason
+    # the rule itself, probe by probe: none of a piece, all of it, more than all of it
+    d = np.array([[0.0, 0.0, 0.0], ring, 1.6 * ring, 0.5 * ring])
+    w = np.array([ring, ring, ring, [np.nan] * 3])
+    assert list(in_cover(d, w, np.full(3, T))) == [True, True, False, False]
+
+
+def test_the_probes_a_piece_may_cover_reach_as_far_as_its_radius_and_slanted_height():
+    """``covering_looks``: a probe within a standing piece's radius plus the slant times its
+    height gets that piece's look (the nearest such piece's); beyond it, or beside an empty
+    spot, none."""
+    import engine
+    from vision.families import family_for
+    from vision.occlusion import covering_looks
+
+    fam = family_for(engine.load("nine-mens-morris"))
+    i, j = fam.spots.index("a1"), fam.spots.index("d1")
+    reach = fam.patterns[fam.spot_kind[i]].piece_radius + 2.0 * fam.heights.get(fam.spot_kind[i], 0.0)
+    probes = fam.xy[[i, i, j]] + np.array([[reach - 0.01, 0.0], [0.0, reach + 0.01], [0.3, 0.0]])
+    standing = np.zeros(len(fam.spots), bool)
+    standing[i] = True
+    looks = np.zeros((len(fam.spots), 3))
+    looks[i] = (0.1, 0.2, 0.3)
+    got = covering_looks(probes, fam, standing, looks, 2.0)
+    assert np.allclose(got[0], looks[i]) and np.isnan(got[1]).all() and np.isnan(got[2]).all()
+
+
 # ------------------------------------------------------------------ lines that still show
 def test_a_deviation_whose_printed_lines_all_still_show_is_a_cast_shadow_not_a_hand():
     """A shadow cast from off the board (a cup, a blind) leaves the printed lines showing: a

@@ -39,7 +39,7 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
 from .families import Family, family_for
 # What the pieces picture shows lives in ``vision.layouts``; calibration's callers ask it here too.
 from .layouts import COVER_SLANT, calibration_layout
-from .occlusion import HandCheck, piece_tints, shadow_reach
+from .occlusion import HandCheck, covering_looks, piece_tints, shadow_reach
 from .patches import PatchCutter, PatchError
 from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
                          embedder_for, embedder_name, foreign_level, leave_one_out, shifted_empty, weigh_colours)
@@ -575,7 +575,14 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     # ``learned_reader``): red and blue men laid out in full darkened and tinted the paper between
     # their points enough to be called a hand (docs/learned-reader.md, ninth session)
     tints = piece_tints(PatchCutter(family, layout.spot_at, board=board).cut(pieces_image, H_pieces).images, occupied)
-    over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1), tints, occupied).reason
+    # a laid-out piece seen slanting over the probes beside it (a ring of a Brain Hanky cluster
+    # stands over the probes at the cluster's edge: docs/learned-reader.md, "Pieces seen over the
+    # paper beside them"): those probes may take its look, shaded or not
+    looks = np.zeros((len(family.spots), 3))
+    for k, idx in layout.groups.items():
+        looks[idx] = np.log(np.maximum(rel.top[k].mean(axis=1), 1e-3))
+    covers = covering_looks(probes, family, occupied, looks, COVER_SLANT)
+    over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1), tints, occupied, covers=covers).reason
     if over:
         # The background changed between the two pictures in a way light does not: a hand or
         # an arm was over the board in one of them.

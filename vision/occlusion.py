@@ -88,7 +88,8 @@ class HandCheck:
 
     def check(self, ratio: np.ndarray, shade_ok: np.ndarray | None = None,
               tints: np.ndarray | None = None, standing: np.ndarray | None = None,
-              ink_seen: np.ndarray | None = None, ink_gone: np.ndarray | None = None) -> ProbeVerdict:
+              ink_seen: np.ndarray | None = None, ink_gone: np.ndarray | None = None,
+              covers: np.ndarray | None = None) -> ProbeVerdict:
         """``shade_ok``: probes where a darkening that keeps the paper's colour is expected (a
         standing piece's shadow can reach them) and is not counted; a hand or an arm changes
         the colour as well, and its shadow reaches further than a piece's.
@@ -104,7 +105,12 @@ class HandCheck:
         ``ink_seen`` and ``ink_gone`` (M,) over the marks given at construction: the marks the
         frame could measure, and those of them whose ink it did not show (``BoardReader._ink_hidden``).
         With them, a probe whose nearby lines all show (``lines_show``) is not counted, however
-        its light changed: a shadow cast from off the board."""
+        its light changed: a shadow cast from off the board.
+
+        ``covers`` (P, 3): for a probe a standing piece may hide from a slanted camera, that
+        piece's own look against the board (log colour, ``covering_looks``), NaN elsewhere. Such a
+        probe is not counted when its change is the piece seen over part of it, darkened by a
+        shadow or not (``in_cover``): calibration knows where its pieces stand."""
         lr = np.log(np.maximum(ratio, 1e-3))
         local = np.median(lr[self.near], axis=1)
         d = lr - local
@@ -123,6 +129,8 @@ class HandCheck:
                 t = t - along[:, None] * u
             tint = np.abs(t).max(axis=1)
             off &= ~(shade_ok & (level < 0) & (tint <= 1.0))
+        if covers is not None and off.any():
+            off &= ~in_cover(d, np.asarray(covers, np.float64), limit)
         if ink_seen is not None and ink_gone is not None and off.any():
             off &= ~self.lines_show(ink_seen, ink_gone)
         bad = np.flatnonzero(off & (self.adjacent[:, off].sum(axis=1) > 0))
@@ -141,6 +149,62 @@ class HandCheck:
         seen = self.marks_near & np.asarray(ink_seen, bool)[None, :]
         gone = (seen & np.asarray(ink_gone, bool)[None, :]).any(axis=1)
         return (seen.sum(axis=1) >= LINES_LEAST) & ~gone
+
+
+def covering_looks(probes: np.ndarray, family, standing: np.ndarray, looks: np.ndarray, slant: float) -> np.ndarray:
+    """(P, 3): for each probe within a standing piece's cover (its radius plus ``slant`` times its
+    height, board units: what a slanted camera may see of the piece over the paper beside it)
+    the nearest such piece's look (``looks`` (N, 3), log colour against the board), NaN for a
+    probe no standing piece may cover."""
+    reach = np.array([family.patterns[k].piece_radius + slant * family.heights.get(k, 0.0) if k in family.patterns
+                      else 0.0 for k in family.spot_kind])
+    out = np.full((len(probes), 3), np.nan)
+    at = np.flatnonzero(np.asarray(standing, bool))
+    if not len(at):
+        return out
+    dist = np.linalg.norm(np.asarray(probes)[:, None, :] - family.xy[at][None, :, :], axis=2)  # (P, n)
+    dist = np.where(dist <= reach[at][None, :], dist, np.inf)
+    near = np.argmin(dist, axis=1)
+    hit = np.isfinite(dist[np.arange(len(probes)), near])
+    out[hit] = np.asarray(looks, np.float64)[at[near[hit]]]
+    return out
+
+
+def in_cover(d: np.ndarray, w: np.ndarray, limit: np.ndarray) -> np.ndarray:
+    """(P,) whether each probe's change ``d`` (P, 3, log colour against its neighbours) is a share
+    ``a`` (0 to 1) of the covering piece's look ``w`` (P, 3; NaN: no piece) plus a darkening
+    ``b`` (0 or more, alike in every channel: its shadow), within ``limit`` (3,) in every channel:
+    the piece seen over part of the probe, in its shadow or not. The least-squares ``a`` and
+    ``b`` are taken within their bounds (the best of the free fit and each bound's)."""
+    d = np.asarray(d, np.float64)
+    ok = np.all(np.isfinite(w), axis=1)
+    out = np.zeros(len(d), bool)
+    if not ok.any():
+        return out
+    dd, ww = d[ok], w[ok]
+    s = np.full(3, -1.0 / np.sqrt(3.0))
+    best = np.full(len(dd), np.inf)
+
+    def consider(a: np.ndarray, b: np.ndarray) -> None:
+        fine = (a >= -1e-9) & (a <= 1 + 1e-9) & (b >= -1e-9)
+        r = np.abs(dd - a[:, None] * ww - b[:, None] * s[None, :]) / limit[None, :]
+        np.minimum(best, np.where(fine, r.max(axis=1), np.inf), out=best)
+
+    wsq = np.einsum("pc,pc->p", ww, ww)
+    ws = ww @ s
+    ds = dd @ s
+    dw = np.einsum("pc,pc->p", dd, ww)
+    det = wsq - ws ** 2  # s is of unit length
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a_free = np.where(det > 1e-12, (dw - ws * ds) / det, -1.0)
+    consider(a_free, ds - a_free * ws)
+    for a in (0.0, 1.0):
+        a_fix = np.full(len(dd), a)
+        consider(a_fix, np.maximum(0.0, ds - a * ws))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        consider(np.clip(np.where(wsq > 1e-12, dw / wsq, 0.0), 0.0, 1.0), np.zeros(len(dd)))
+    out[np.flatnonzero(ok)] = best <= 1.0
+    return out
 
 
 # A piece whose colour differs from the paper round it by less than this (log colour, its tint
