@@ -214,17 +214,19 @@ def test_the_probes_a_piece_may_cover_reach_as_far_as_its_radius_and_slanted_hei
     spot, none."""
     import engine
     from vision.families import family_for
+    from vision.layouts import COVER_SLANT, cover_reach
     from vision.occlusion import covering_looks
 
     fam = family_for(engine.load("nine-mens-morris"))
     i, j = fam.spots.index("a1"), fam.spots.index("d1")
-    reach = fam.patterns[fam.spot_kind[i]].piece_radius + 2.0 * fam.heights.get(fam.spot_kind[i], 0.0)
+    reach = fam.patterns[fam.spot_kind[i]].piece_radius + COVER_SLANT * fam.heights.get(fam.spot_kind[i], 0.0)
+    assert cover_reach(fam)[i] == pytest.approx(reach)
     probes = fam.xy[[i, i, j]] + np.array([[reach - 0.01, 0.0], [0.0, reach + 0.01], [0.3, 0.0]])
     standing = np.zeros(len(fam.spots), bool)
     standing[i] = True
     looks = np.zeros((len(fam.spots), 3))
     looks[i] = (0.1, 0.2, 0.3)
-    got = covering_looks(probes, fam, standing, looks, 2.0)
+    got = covering_looks(probes, fam.xy, cover_reach(fam), standing, looks)
     assert np.allclose(got[0], looks[i]) and np.isnan(got[1]).all() and np.isnan(got[2]).all()
 
 

@@ -775,14 +775,27 @@ def test_a_weighed_embedders_name_brings_back_its_weight():
     assert isinstance(again, JointEmbedder) and again.weight == 4.0 and again.name == joint.name
 
 
+def _calibrate_command(tmp_path):
+    """`arbiter calibrate GAME --classifier learned --one-each` on the simulator's two pictures,
+    written to files as a user's camera would leave them; the click result."""
+    from click.testing import CliRunner
+
+    from arbiter.cli import main
+
+    game = engine.load(GAME)
+    layout, _ = calibration_layout(game)
+    empty, pieces = tmp_path / "empty.png", tmp_path / "pieces.png"
+    cv2.imwrite(str(empty), picture(game, {}, 1000))
+    cv2.imwrite(str(pieces), picture(game, layout, 1000))
+    return CliRunner().invoke(main, ["calibrate", GAME, "--empty", str(empty), "--pieces", str(pieces),
+                                     "--classifier", "learned", "--one-each", "--out", str(tmp_path / "cal.json")])
+
+
 def test_calibrate_command_says_when_it_weighed_the_colours(tmp_path, monkeypatch):
     """`arbiter calibrate` says, in its summary, that the book weighed the colours more and why
     (``weigh_colours``' note), so a user knows the pieces were told apart by colour alone. The
     weighing is forced here (the simulator's men are told apart at the default)."""
-    from click.testing import CliRunner
-
     import vision.calibration as vc
-    from arbiter.cli import main
 
     real = vc.weigh_colours
 
@@ -792,13 +805,7 @@ def test_calibrate_command_says_when_it_weighed_the_colours(tmp_path, monkeypatc
         return embedder, book, embs
 
     monkeypatch.setattr(vc, "weigh_colours", forced)
-    game = engine.load(GAME)
-    layout, _ = calibration_layout(game)
-    empty, pieces = tmp_path / "empty.png", tmp_path / "pieces.png"
-    cv2.imwrite(str(empty), picture(game, {}, 1000))
-    cv2.imwrite(str(pieces), picture(game, layout, 1000))
-    got = CliRunner().invoke(main, ["calibrate", GAME, "--empty", str(empty), "--pieces", str(pieces),
-                                    "--classifier", "learned", "--one-each", "--out", str(tmp_path / "cal.json")])
+    got = _calibrate_command(tmp_path)
     assert got.exit_code == 0, got.output
     assert "Colours weighed 4 (not 2): at 2 the white man and the black man look too alike" in got.output.replace("\n", " ")
 
@@ -806,20 +813,11 @@ def test_calibrate_command_says_when_it_weighed_the_colours(tmp_path, monkeypatc
 def test_calibrate_command_says_when_it_raised_the_hand_sense(tmp_path, monkeypatch):
     """`arbiter calibrate` says when the network's hand sense was raised for this table, and
     how far (``foreign_level``'s note); forced here, as the pixel baseline has no such sense."""
-    from click.testing import CliRunner
-
     import vision.calibration as vc
-    from arbiter.cli import main
 
     monkeypatch.setattr(vc, "foreign_level", lambda logits: (2.5, "hand sense raised to 2.50: the network took clear "
                                                                    "spots of the calibration pictures for something"))
-    game = engine.load(GAME)
-    layout, _ = calibration_layout(game)
-    empty, pieces = tmp_path / "empty.png", tmp_path / "pieces.png"
-    cv2.imwrite(str(empty), picture(game, {}, 1000))
-    cv2.imwrite(str(pieces), picture(game, layout, 1000))
-    got = CliRunner().invoke(main, ["calibrate", GAME, "--empty", str(empty), "--pieces", str(pieces),
-                                    "--classifier", "learned", "--one-each", "--out", str(tmp_path / "cal.json")])
+    got = _calibrate_command(tmp_path)
     assert got.exit_code == 0, got.output
     assert "Hand sense raised to 2.50" in got.output.replace("\n", " ")
     assert load_calibration(tmp_path / "cal.json", game=GAME).book.foreign_level == 2.5

@@ -38,7 +38,7 @@ from .classify import (Verdicts, adapt, by_brightness, class_gap, decide, distan
                        with_feet)
 from .families import Family, family_for
 # What the pieces picture shows lives in ``vision.layouts``; calibration's callers ask it here too.
-from .layouts import COVER_SLANT, calibration_layout
+from .layouts import COVER_SLANT, calibration_layout, cover_reach
 from .occlusion import HandCheck, covering_looks, piece_tints, shadow_reach
 from .patches import PatchCutter, PatchError
 from .piece_book import (LikeTheBoard, PieceBook, PieceBookError, build_book, colour_part_of, embed_frame,
@@ -581,7 +581,7 @@ def calibrate(game, empty_image: np.ndarray, pieces_image: np.ndarray, *,
     looks = np.zeros((len(family.spots), 3))
     for k, idx in layout.groups.items():
         looks[idx] = np.log(np.maximum(rel.top[k].mean(axis=1), 1e-3))
-    covers = covering_looks(probes, family, occupied, looks, COVER_SLANT)
+    covers = covering_looks(probes, family.xy, cover_reach(family), occupied, looks)
     over = HandCheck.of(cal).check(ratio, near[:, occupied].any(axis=1), tints, occupied, covers=covers).reason
     if over:
         # The background changed between the two pictures in a way light does not: a hand or

@@ -77,6 +77,15 @@ FULL_CLUSTERS = 6
 COVER_SLANT = 2.0
 
 
+def cover_reach(family) -> np.ndarray:
+    """(N,) board units: how far from each spot a piece standing there may be seen over the board
+    by some camera, its radius plus ``COVER_SLANT`` times its height (the marker it may hide,
+    ``covers_marker``; the probes beside it, calibration's hand check)."""
+    return np.array([max((family.patterns[c.kind].piece_radius for c in family.classes_for(kind)
+                          if c.kind in family.patterns), default=0.0) + COVER_SLANT * family.heights.get(kind, 0.0)
+                     for kind in family.spot_kind])
+
+
 def covers_marker(game, spots=None) -> list[str]:
     """The spots (of ``spots``, default every spot) where a standing piece may hide part of a
     corner marker, or the white quiet zone the marker needs round it, from some camera: the piece's
@@ -93,16 +102,14 @@ def covers_marker(game, spots=None) -> list[str]:
         h = m.size / 2 + m.size / 4  # the marker and its quiet zone (``markers.print_extent``)
         squares.append((m.centre[0] - h, m.centre[1] - h, m.centre[0] + h, m.centre[1] + h))
     out = []
+    reach = cover_reach(family)
     for i, spot in enumerate(family.spots):
         if spots is not None and spot not in spots:
             continue
-        kind = family.spot_kind[i]
-        reach = max((family.patterns[c.kind].piece_radius for c in family.classes_for(kind)
-                     if c.kind in family.patterns), default=0.0) + COVER_SLANT * family.heights.get(kind, 0.0)
         x, y = family.xy[i]
         for x0, y0, x1, y1 in squares:
             dx, dy = max(x0 - x, 0.0, x - x1), max(y0 - y, 0.0, y - y1)
-            if np.hypot(dx, dy) < reach:
+            if np.hypot(dx, dy) < reach[i]:
                 out.append(spot)
                 break
     return out

@@ -151,18 +151,17 @@ class HandCheck:
         return (seen.sum(axis=1) >= LINES_LEAST) & ~gone
 
 
-def covering_looks(probes: np.ndarray, family, standing: np.ndarray, looks: np.ndarray, slant: float) -> np.ndarray:
-    """(P, 3): for each probe within a standing piece's cover (its radius plus ``slant`` times its
-    height, board units: what a slanted camera may see of the piece over the paper beside it)
+def covering_looks(probes: np.ndarray, spot_xy: np.ndarray, reach: np.ndarray, standing: np.ndarray,
+                   looks: np.ndarray) -> np.ndarray:
+    """(P, 3): for each probe within ``reach`` (N,) of a standing piece's spot (``spot_xy`` (N, 2);
+    ``layouts.cover_reach``: what a slanted camera may see of the piece over the board beside it)
     the nearest such piece's look (``looks`` (N, 3), log colour against the board), NaN for a
     probe no standing piece may cover."""
-    reach = np.array([family.patterns[k].piece_radius + slant * family.heights.get(k, 0.0) if k in family.patterns
-                      else 0.0 for k in family.spot_kind])
     out = np.full((len(probes), 3), np.nan)
     at = np.flatnonzero(np.asarray(standing, bool))
     if not len(at):
         return out
-    dist = np.linalg.norm(np.asarray(probes)[:, None, :] - family.xy[at][None, :, :], axis=2)  # (P, n)
+    dist = np.linalg.norm(np.asarray(probes)[:, None, :] - spot_xy[at][None, :, :], axis=2)  # (P, n)
     dist = np.where(dist <= reach[at][None, :], dist, np.inf)
     near = np.argmin(dist, axis=1)
     hit = np.isfinite(dist[np.arange(len(probes)), near])

@@ -25,6 +25,7 @@ import json
 import os
 import tempfile
 import time
+from collections import Counter
 from contextlib import ExitStack
 from importlib import resources
 
@@ -67,8 +68,8 @@ def run_demo(console: Console, delay: float = 0.0, directory: str | os.PathLike[
     cal = physical.sim_calibration(game)
     # the pieces picture the calibration was made from (``calibration_layout``): the learned reader
     # learns the men from the full set, the hand-set one from a man of each colour
-    _, laid = calibration_layout(game, full=cal.classifier == "learned")
-    pieces = laid.split(" on the spots")[0].split(":")[0]
+    laid = Counter(calibration_layout(game, full=cal.classifier == "learned")[0].values())
+    pieces = ", ".join(f"{cal.family.class_name(p.owner, p.kind)} x{n}" for p, n in sorted(laid.items()))
     say(f"Calibrating the camera from two pictures (the empty board, then {pieces}): "
         f"done in {time.perf_counter() - t0:.1f} s; the board is found by its four markers "
         f"({len(cal.probes)} background probes watch the light).", soft_wrap=True)
